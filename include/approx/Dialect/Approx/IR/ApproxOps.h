@@ -1,0 +1,74 @@
+//===- ApproxOps.h - approx dialect operations ------------------*- C++ -*-===//
+#ifndef APPROX_DIALECT_APPROX_IR_APPROXOPS_H
+#define APPROX_DIALECT_APPROX_IR_APPROXOPS_H
+
+#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "approx/Dialect/Approx/IR/ApproxOps.h.inc"
+
+namespace approx {
+
+/// Transform type names, as written in annotations.
+inline constexpr llvm::StringLiteral kLoopPerforate = "loop_perforate";
+inline constexpr llvm::StringLiteral kFuncSubstitute = "func_substitute";
+inline constexpr llvm::StringLiteral kTaskSkipping = "task_skipping";
+
+/// True for the transform types approx-opt can apply.
+bool isKnownTransformType(llvm::StringRef name);
+
+/// Emits "unknown transform type" on `op` unless `name` is known.
+mlir::LogicalResult verifyTransformType(mlir::Operation *op,
+                                        llvm::StringRef name);
+
+/// Checks the decision-tree rules of DESIGN §3 and reports the first
+/// violation on `op`: |decisions| = |thresholds| + 1, thresholds strictly
+/// ascending and inside [lowers, uppers], decisions non-negative and within
+/// `decisionValues`.
+mlir::LogicalResult verifyDecisionTreeParams(
+    mlir::Operation *op, llvm::ArrayRef<int32_t> thresholds,
+    llvm::ArrayRef<int32_t> decisions,
+    std::optional<llvm::ArrayRef<int32_t>> lowers,
+    std::optional<llvm::ArrayRef<int32_t>> uppers,
+    std::optional<llvm::ArrayRef<int32_t>> decisionValues);
+
+/// Name of the k-th approximate variant of `base`: `approx_<base>_<k>`.
+std::string variantName(llvm::StringRef base, int64_t k);
+
+/// Resolves a function symbol from `from`; emits a located error naming
+/// `role` and returns null when it is missing or not a function.
+mlir::FunctionOpInterface lookupFunction(mlir::SymbolTableCollection &tables,
+                                         mlir::Operation *from,
+                                         llvm::StringRef name,
+                                         llvm::StringRef role);
+
+/// Checks that `fn` has type (inputs) -> (results); emits an error on
+/// `user` describing both types otherwise.
+mlir::LogicalResult verifyFunctionType(mlir::Operation *user,
+                                       mlir::FunctionOpInterface fn,
+                                       mlir::TypeRange inputs,
+                                       mlir::TypeRange results,
+                                       llvm::StringRef role);
+
+/// Checks that every non-zero value in `values` names a variant
+/// `approx_<base>_<k>` with the type of `base`.
+mlir::LogicalResult verifySubstituteVariants(
+    mlir::Operation *user, mlir::SymbolTableCollection &tables,
+    llvm::StringRef base, llvm::ArrayRef<int32_t> values);
+
+/// Resolves negative state indices against `numArgs`; fails (with an error
+/// on `op`) on an index out of range.
+mlir::FailureOr<llvm::SmallVector<unsigned>>
+resolveStateIndices(mlir::Operation *op, llvm::ArrayRef<int64_t> indices,
+                    unsigned numArgs);
+
+} // namespace approx
+
+#endif // APPROX_DIALECT_APPROX_IR_APPROXOPS_H

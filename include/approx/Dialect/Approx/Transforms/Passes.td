@@ -1,0 +1,86 @@
+//===- Passes.td - approx-opt passes -----------------------*- tablegen -*-===//
+#ifndef APPROX_TRANSFORMS_PASSES_TD
+#define APPROX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def EmitApprox : Pass<"emit-approx", "::mlir::ModuleOp"> {
+  let summary = "Turn approx.util.annotation.* ops into approx.knob regions";
+  let description = [{
+    Each annotation (or group of annotations with the same `func_name`,
+    `knob_name` and `loop_path`) becomes one `approx.knob` around the
+    targeted region: the whole function body, or the loop selected by
+    `loop_path`. The management request is stored in the knob's `params`;
+    `convert_to_call` outlines the function body into
+    `__approx_exact_<func>`. The annotation ops disappear. Knob ids are
+    assigned in order of appearance; names are `<func>` or
+    `<func>_<knob_name>`.
+  }];
+  let dependentDialects = ["::approx::ApproxDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def EmitManagement : Pass<"emit-management", "::mlir::ModuleOp"> {
+  let summary = "Materialise decision trees, static transforms and safety contracts in knobs";
+  let description = [{
+    For every knob with `params`: a decision tree becomes a call of the
+    state function on the function arguments picked by `state_indices`
+    (negative counts from the end) followed by `approx.decision_tree`; a
+    static transform becomes `approx.transform`; a safety contract becomes
+    `approx.safety_contract`. `params` is removed.
+  }];
+  let dependentDialects = ["::approx::ApproxDialect", "::mlir::func::FuncDialect"];
+}
+
+def ConfigApprox : Pass<"config-approx", "::mlir::ModuleOp"> {
+  let summary = "Apply a knob configuration (baked constants or a runtime table)";
+  let description = [{
+    By default the values written in the annotations are kept. `config`
+    names a JSON object mapping parameter names to integers:
+    `<knob>_threshold_<i>`, `<knob>_decision_<j>` (decision trees) and
+    `<knob>_knob_val` (static transforms), where `<knob>` is the knob name
+    (the function name, or `<func>_<knob_name>`). Unknown names, values out
+    of bounds, thresholds that are not ascending and decisions outside
+    `decision_values` are errors. `exact` sets every knob value to 0.
+
+    `mode=baked` (default) keeps the values as constants. `mode=runtime`
+    marks every parameter to be read from the approx runtime knob table
+    (`approx_rt_param`), so one build serves every configuration; the
+    configured values become the defaults.
+  }];
+  let options = [
+    Option<"configPath", "config", "std::string", /*default=*/"",
+           "JSON file with parameter values (seed names)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"baked\"",
+           "baked: constants; runtime: read from the runtime knob table">,
+    Option<"exact", "exact", "bool", /*default=*/"false",
+           "Set every knob value to 0 (the exact program)">,
+  ];
+}
+
+def TransformApprox : Pass<"transform-approx", "::mlir::ModuleOp"> {
+  let summary = "Lower decision trees to arith + scf.index_switch and apply transforms";
+  let description = [{
+    A decision tree becomes `arith` comparisons counting the thresholds <=
+    state and an `scf.index_switch` selecting the knob value; each transform
+    is then applied with that value, duplicating only what it changes:
+    loop_perforate scales the step of the knob's outermost `scf.for` (or
+    the induction increment of an `scf.while`); func_substitute dispatches
+    the substituted call(s) over the variants; task_skipping rewrites the
+    condition/selector of the first `scf.if`/`scf.index_switch`. Safety
+    contracts become checker call + `scf.if` + recover call.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def FinalizeApprox : Pass<"finalize-approx", "::mlir::ModuleOp"> {
+  let summary = "Inline knobs; fail if anything of the approx dialect remains";
+  let description = [{
+    Every transformed `approx.knob` is inlined into its parent. Any approx
+    op left (an annotation not consumed, a knob still holding a management
+    op) is an error: the pass fails rather than print half-transformed IR.
+  }];
+}
+
+#endif // APPROX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,525 @@
+//===- ApproxOps.cpp - approx dialect operations --------------------------===//
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace approx;
+
+#define GET_OP_CLASSES
+#include "approx/Dialect/Approx/IR/ApproxOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+bool approx::isKnownTransformType(StringRef name) {
+  return name == kLoopPerforate || name == kFuncSubstitute ||
+         name == kTaskSkipping;
+}
+
+LogicalResult approx::verifyTransformType(Operation *op, StringRef name) {
+  if (isKnownTransformType(name))
+    return success();
+  return op->emitOpError("unknown transform type '")
+         << name << "' (expected one of: " << kLoopPerforate << ", "
+         << kFuncSubstitute << ", " << kTaskSkipping << ")";
+}
+
+LogicalResult approx::verifyDecisionTreeParams(
+    Operation *op, ArrayRef<int32_t> thresholds, ArrayRef<int32_t> decisions,
+    std::optional<ArrayRef<int32_t>> lowers,
+    std::optional<ArrayRef<int32_t>> uppers,
+    std::optional<ArrayRef<int32_t>> decisionValues) {
+  if (thresholds.empty())
+    return op->emitOpError("needs at least one threshold");
+  if (decisions.size() != thresholds.size() + 1)
+    return op->emitOpError("has ")
+           << thresholds.size() << " thresholds, so needs "
+           << thresholds.size() + 1 << " decisions, but has "
+           << decisions.size();
+  for (size_t i = 1; i < thresholds.size(); ++i)
+    if (thresholds[i] <= thresholds[i - 1])
+      return op->emitOpError("thresholds must be strictly ascending, but "
+                             "threshold ")
+             << i << " (" << thresholds[i] << ") <= threshold " << i - 1
+             << " (" << thresholds[i - 1] << ")";
+  if (lowers.has_value() != uppers.has_value())
+    return op->emitOpError(
+        "thresholds_lowers and thresholds_uppers must be given together");
+  if (lowers) {
+    if (lowers->size() != thresholds.size() ||
+        uppers->size() != thresholds.size())
+      return op->emitOpError("thresholds_lowers/thresholds_uppers need one "
+                             "bound per threshold (")
+             << thresholds.size() << "), got " << lowers->size() << "/"
+             << uppers->size();
+    for (size_t i = 0; i < thresholds.size(); ++i) {
+      if ((*lowers)[i] > (*uppers)[i])
+        return op->emitOpError("threshold ")
+               << i << " has lower bound " << (*lowers)[i]
+               << " above upper bound " << (*uppers)[i];
+      if (thresholds[i] < (*lowers)[i] || thresholds[i] > (*uppers)[i])
+        return op->emitOpError("threshold ")
+               << i << " (" << thresholds[i] << ") is outside its bounds ["
+               << (*lowers)[i] << ", " << (*uppers)[i] << "]";
+    }
+  }
+  for (auto [j, d] : llvm::enumerate(decisions))
+    if (d < 0)
+      return op->emitOpError("decision ")
+             << j << " is " << d << "; knob values must be >= 0";
+  if (decisionValues) {
+    if (decisionValues->empty())
+      return op->emitOpError("decision_values must not be empty");
+    for (auto [j, d] : llvm::enumerate(decisions))
+      if (!llvm::is_contained(*decisionValues, d))
+        return op->emitOpError("decision ")
+               << j << " (" << d << ") is not one of decision_values";
+    for (int32_t v : *decisionValues)
+      if (v < 0)
+        return op->emitOpError("decision value ")
+               << v << " is negative; knob values must be >= 0";
+  }
+  return success();
+}
+
+std::string approx::variantName(StringRef base, int64_t k) {
+  return ("approx_" + base + "_" + Twine(k)).str();
+}
+
+FunctionOpInterface approx::lookupFunction(SymbolTableCollection &tables,
+                                           Operation *from, StringRef name,
+                                           StringRef role) {
+  Operation *module = from->getParentWithTrait<OpTrait::SymbolTable>();
+  if (!module && from->hasTrait<OpTrait::SymbolTable>())
+    module = from;
+  Operation *sym =
+      module ? tables.lookupSymbolIn(
+                   module, StringAttr::get(from->getContext(), name))
+             : nullptr;
+  auto fn = dyn_cast_or_null<FunctionOpInterface>(sym);
+  if (!fn) {
+    from->emitOpError() << role << " '" << name
+                        << (sym ? "' is not a function" : "' is not defined");
+    return {};
+  }
+  return fn;
+}
+
+static std::string typeString(TypeRange inputs, TypeRange results) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "(";
+  llvm::interleaveComma(inputs, os);
+  os << ") -> (";
+  llvm::interleaveComma(results, os);
+  os << ")";
+  return s;
+}
+
+LogicalResult approx::verifyFunctionType(Operation *user,
+                                         FunctionOpInterface fn,
+                                         TypeRange inputs, TypeRange results,
+                                         StringRef role) {
+  if (TypeRange(fn.getArgumentTypes()) == inputs &&
+      TypeRange(fn.getResultTypes()) == results)
+    return success();
+  return user->emitOpError()
+         << role << " '" << fn.getName() << "' has type "
+         << typeString(fn.getArgumentTypes(), fn.getResultTypes())
+         << " but must have type " << typeString(inputs, results);
+}
+
+LogicalResult approx::verifySubstituteVariants(Operation *user,
+                                               SymbolTableCollection &tables,
+                                               StringRef base,
+                                               ArrayRef<int32_t> values) {
+  FunctionOpInterface baseFn =
+      lookupFunction(tables, user, base, "substituted function");
+  if (!baseFn)
+    return failure();
+  llvm::SmallSetVector<int32_t, 8> seen;
+  for (int32_t k : values) {
+    if (k == 0 || !seen.insert(k))
+      continue;
+    std::string name = variantName(base, k);
+    FunctionOpInterface v =
+        lookupFunction(tables, user, name, "func_substitute variant");
+    if (!v)
+      return failure();
+    if (failed(verifyFunctionType(user, v, baseFn.getArgumentTypes(),
+                                  baseFn.getResultTypes(),
+                                  "func_substitute variant")))
+      return failure();
+  }
+  return success();
+}
+
+FailureOr<SmallVector<unsigned>>
+approx::resolveStateIndices(Operation *op, ArrayRef<int64_t> indices,
+                            unsigned numArgs) {
+  SmallVector<unsigned> out;
+  for (int64_t idx : indices) {
+    int64_t r = idx < 0 ? idx + int64_t(numArgs) : idx;
+    if (r < 0 || r >= int64_t(numArgs))
+      return op->emitOpError("state index ")
+             << idx << " is out of range for a function with " << numArgs
+             << " arguments";
+    out.push_back(unsigned(r));
+  }
+  return out;
+}
+
+/// Checks that `fn` can compute a state from the arguments of `target`
+/// picked by `indices`: type (selected arg types) -> i32.
+static LogicalResult verifyStateFunction(Operation *op,
+                                         SymbolTableCollection &tables,
+                                         FunctionOpInterface target,
+                                         StringRef stateFn,
+                                         ArrayRef<int64_t> indices) {
+  FunctionOpInterface fn = lookupFunction(tables, op, stateFn, "state function");
+  if (!fn)
+    return failure();
+  auto resolved =
+      resolveStateIndices(op, indices, target.getArgumentTypes().size());
+  if (failed(resolved))
+    return failure();
+  SmallVector<Type> inputs;
+  for (unsigned i : *resolved)
+    inputs.push_back(target.getArgumentTypes()[i]);
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  return verifyFunctionType(op, fn, inputs, TypeRange(i32), "state function");
+}
+
+static std::optional<ArrayRef<int32_t>>
+optionalArray(std::optional<ArrayRef<int32_t>> a) {
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
+// KnobOp
+//===----------------------------------------------------------------------===//
+
+Operation *KnobOp::getManagementOp() {
+  for (Operation &op : getBody().front())
+    if (isa<DecisionTreeOp, TransformOp>(op))
+      return &op;
+  return nullptr;
+}
+
+Operation *KnobOp::getSafetyContract() {
+  for (Operation &op : getBody().front())
+    if (isa<SafetyContractOp>(op))
+      return &op;
+  return nullptr;
+}
+
+Operation *KnobOp::getYield() { return getBody().front().getTerminator(); }
+
+bool KnobOp::isWholeFunction() {
+  auto fn = dyn_cast<FunctionOpInterface>((*this)->getParentOp());
+  if (!fn || fn.getFunctionBody().getBlocks().size() != 1)
+    return false;
+  Block &entry = fn.getFunctionBody().front();
+  if (&entry.front() != getOperation())
+    return false;
+  Operation *next = getOperation()->getNextNode();
+  return next && next->hasTrait<OpTrait::IsTerminator>() &&
+         next->getOperands() == ValueRange(getResults()) &&
+         next->getNextNode() == nullptr;
+}
+
+LogicalResult KnobOp::verify() {
+  if (getIdAttr().getInt() < 0)
+    return emitOpError("id must be >= 0, got ") << getIdAttr().getInt();
+  if (getName().empty())
+    return emitOpError("name must not be empty");
+  if (getTransformTypes().empty())
+    return emitOpError("transform_types must not be empty");
+  for (Attribute a : getTransformTypes())
+    if (failed(verifyTransformType(*this, cast<StringAttr>(a).getValue())))
+      return failure();
+  if (getCallee() &&
+      !llvm::any_of(getTransformTypes(), [](Attribute a) {
+        return cast<StringAttr>(a).getValue() == kFuncSubstitute;
+      }))
+    return emitOpError("callee is only meaningful for func_substitute");
+  return success();
+}
+
+LogicalResult KnobOp::verifyRegions() {
+  Block &body = getBody().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with approx.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().size()
+           << " values whose types do not match the knob's results";
+  unsigned management = 0, contracts = 0;
+  for (Operation &op : body) {
+    management += isa<DecisionTreeOp, TransformOp>(op);
+    contracts += isa<SafetyContractOp>(op);
+  }
+  if (management > 1)
+    return emitOpError("has ")
+           << management
+           << " management ops; a knob holds one decision_tree or transform";
+  if (contracts > 1)
+    return emitOpError("has more than one safety_contract");
+  if (getLowered()) {
+    if (management || contracts || getParams())
+      return emitOpError("is lowered but still holds management ops or params");
+    return success();
+  }
+  if (management == 0 && !getParams())
+    return emitOpError("has nothing to transform: it needs a "
+                       "decision_tree or transform (or params for "
+                       "emit-management)");
+  return success();
+}
+
+LogicalResult KnobOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (auto callee = getCalleeAttr())
+    if (!lookupFunction(tables, *this, callee.getValue(), "callee"))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DecisionTreeOp / TransformOp / SafetyContractOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAllowedByKnob(Operation *op, StringRef type) {
+  if (failed(verifyTransformType(op, type)))
+    return failure();
+  auto knob = op->getParentOfType<KnobOp>();
+  if (!llvm::any_of(knob.getTransformTypes(), [&](Attribute a) {
+        return cast<StringAttr>(a).getValue() == type;
+      }))
+    return op->emitOpError("transform type '")
+           << type << "' is not among the knob's transform_types";
+  return success();
+}
+
+LogicalResult DecisionTreeOp::verify() {
+  if (failed(verifyAllowedByKnob(*this, getTransformType())))
+    return failure();
+  if (failed(verifyDecisionTreeParams(
+          *this, getThresholds(), getDecisions(),
+          optionalArray(getThresholdsLowers()),
+          optionalArray(getThresholdsUppers()),
+          optionalArray(getDecisionValues()))))
+    return failure();
+  if (auto names = getRuntimeParams())
+    if (names->size() != getThresholds().size() + getDecisions().size())
+      return emitOpError("runtime_params needs one name per threshold and "
+                         "decision (")
+             << getThresholds().size() + getDecisions().size() << "), got "
+             << names->size();
+  return success();
+}
+
+LogicalResult DecisionTreeOp::verifySymbolUses(SymbolTableCollection &tables) {
+  FunctionOpInterface fn =
+      lookupFunction(tables, *this, getStateFunction(), "state function");
+  if (!fn)
+    return failure();
+  Type i32 = IntegerType::get(getContext(), 32);
+  if (TypeRange(fn.getResultTypes()) != TypeRange(i32))
+    return emitOpError("state function '")
+           << getStateFunction() << "' must return exactly one i32";
+  return success();
+}
+
+LogicalResult TransformOp::verify() {
+  if (failed(verifyAllowedByKnob(*this, getTransformType())))
+    return failure();
+  if (bool(getValue()) == getKnobVal().has_value())
+    return emitOpError(
+        "needs exactly one knob value: a knob_val attribute or a value operand");
+  if (getKnobValAttr() && getKnobValAttr().getInt() < 0)
+    return emitOpError("knob_val must be >= 0, got ")
+           << getKnobValAttr().getInt();
+  if (auto values = getDecisionValues()) {
+    for (int32_t v : *values)
+      if (v < 0)
+        return emitOpError("decision value ") << v << " is negative";
+    if (getKnobValAttr() &&
+        !llvm::is_contained(*values, int32_t(getKnobValAttr().getInt())))
+      return emitOpError("knob_val ")
+             << getKnobValAttr().getInt() << " is not one of decision_values";
+  }
+  if (getRuntimeParam() && !getKnobVal())
+    return emitOpError("runtime_param needs a default knob_val");
+  return success();
+}
+
+LogicalResult
+SafetyContractOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto knob = (*this)->getParentOfType<KnobOp>();
+  auto fn = knob->getParentOfType<FunctionOpInterface>();
+  if (!fn)
+    return emitOpError("must be inside a function");
+  FunctionOpInterface checker =
+      lookupFunction(tables, *this, getChecker(), "checker");
+  FunctionOpInterface recover =
+      lookupFunction(tables, *this, getRecover(), "recover function");
+  if (!checker || !recover)
+    return failure();
+  SmallVector<Type> checkerInputs(knob.getResultTypes());
+  llvm::append_range(checkerInputs, fn.getArgumentTypes());
+  Type i1 = IntegerType::get(getContext(), 1);
+  if (failed(verifyFunctionType(*this, checker, checkerInputs, TypeRange(i1),
+                                "checker")))
+    return failure();
+  return verifyFunctionType(*this, recover, fn.getArgumentTypes(),
+                            knob.getResultTypes(), "recover function");
+}
+
+//===----------------------------------------------------------------------===//
+// Annotation ops
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTargeting(Operation *op,
+                                     std::optional<StringRef> knobName,
+                                     std::optional<ArrayRef<int64_t>> loopPath) {
+  if (knobName && knobName->empty())
+    return op->emitOpError("knob_name must not be empty");
+  if (loopPath) {
+    if (loopPath->empty())
+      return op->emitOpError("loop_path must not be empty when given");
+    for (int64_t i : *loopPath)
+      if (i < 0)
+        return op->emitOpError("loop_path entries must be >= 0, got ") << i;
+  }
+  return success();
+}
+
+static LogicalResult verifyCallee(Operation *op, StringRef transformType,
+                                  std::optional<StringRef> callee) {
+  if (callee && transformType != kFuncSubstitute)
+    return op->emitOpError("callee is only meaningful for func_substitute");
+  return success();
+}
+
+/// The function an annotation targets: it must exist and have a body.
+static FunctionOpInterface lookupTarget(Operation *op,
+                                        SymbolTableCollection &tables,
+                                        StringRef name) {
+  FunctionOpInterface fn = lookupFunction(tables, op, name, "annotated function");
+  if (fn && fn.isExternal()) {
+    op->emitOpError("annotated function '")
+        << name << "' is only declared; it needs a body to approximate";
+    return {};
+  }
+  return fn;
+}
+
+LogicalResult DecisionTreeAnnotationOp::verify() {
+  if (failed(verifyTransformType(*this, getTransformType())))
+    return failure();
+  if (auto n = getNumThresholdsAttr())
+    if (n.getInt() != int64_t(getThresholds().size()))
+      return emitOpError("num_thresholds is ")
+             << n.getInt() << " but there are " << getThresholds().size()
+             << " thresholds";
+  if (failed(verifyDecisionTreeParams(
+          *this, getThresholds(), getDecisions(),
+          optionalArray(getThresholdsLowers()),
+          optionalArray(getThresholdsUppers()),
+          optionalArray(getDecisionValues()))))
+    return failure();
+  if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
+    return failure();
+  return verifyCallee(*this, getTransformType(), getCallee());
+}
+
+LogicalResult
+DecisionTreeAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
+  FunctionOpInterface target = lookupTarget(*this, tables, getFuncName());
+  if (!target)
+    return failure();
+  if (failed(verifyStateFunction(*this, tables, target, getStateFunction(),
+                                 getStateIndices())))
+    return failure();
+  if (getTransformType() != kFuncSubstitute)
+    return success();
+  SmallVector<int32_t> values(getDecisions());
+  if (auto dv = getDecisionValues())
+    llvm::append_range(values, *dv);
+  return verifySubstituteVariants(*this, tables,
+                                  getCallee().value_or(getFuncName()), values);
+}
+
+LogicalResult StaticTransformAnnotationOp::verify() {
+  if (failed(verifyTransformType(*this, getTransformType())))
+    return failure();
+  int64_t knobVal = getKnobValAttr().getInt();
+  if (knobVal < 0)
+    return emitOpError("knob_val must be >= 0, got ") << knobVal;
+  if (auto values = getDecisionValues()) {
+    for (int32_t v : *values)
+      if (v < 0)
+        return emitOpError("decision value ") << v << " is negative";
+    if (!llvm::is_contained(*values, int32_t(knobVal)))
+      return emitOpError("knob_val ")
+             << knobVal << " is not one of decision_values";
+  }
+  if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
+    return failure();
+  return verifyCallee(*this, getTransformType(), getCallee());
+}
+
+LogicalResult
+StaticTransformAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (!lookupTarget(*this, tables, getFuncName()))
+    return failure();
+  if (getTransformType() != kFuncSubstitute)
+    return success();
+  SmallVector<int32_t> values{int32_t(getKnobValAttr().getInt())};
+  if (auto dv = getDecisionValues())
+    llvm::append_range(values, *dv);
+  return verifySubstituteVariants(*this, tables,
+                                  getCallee().value_or(getFuncName()), values);
+}
+
+LogicalResult SafetyContractAnnotationOp::verify() {
+  return verifyTargeting(*this, getKnobName(), getLoopPath());
+}
+
+LogicalResult
+SafetyContractAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
+  FunctionOpInterface target = lookupTarget(*this, tables, getFuncName());
+  if (!target)
+    return failure();
+  FunctionOpInterface checker =
+      lookupFunction(tables, *this, getChecker(), "checker");
+  FunctionOpInterface recover =
+      lookupFunction(tables, *this, getRecover(), "recover function");
+  if (!checker || !recover)
+    return failure();
+  // For a loop knob the result types are known only once the knob exists;
+  // approx.safety_contract checks those.
+  if (getLoopPath())
+    return success();
+  SmallVector<Type> checkerInputs(target.getResultTypes());
+  llvm::append_range(checkerInputs, target.getArgumentTypes());
+  Type i1 = IntegerType::get(getContext(), 1);
+  if (failed(verifyFunctionType(*this, checker, checkerInputs, TypeRange(i1),
+                                "checker")))
+    return failure();
+  return verifyFunctionType(*this, recover, target.getArgumentTypes(),
+                            target.getResultTypes(), "recover function");
+}
+
+LogicalResult ConvertToCallAnnotationOp::verify() { return success(); }
+
+LogicalResult
+ConvertToCallAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return success(lookupTarget(*this, tables, getFuncName()) != nullptr);
+}

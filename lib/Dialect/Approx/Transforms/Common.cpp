@@ -1,0 +1,70 @@
+//===- Common.cpp - helpers shared by the approx passes -------------------===//
+#include "Common.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+
+namespace approx {
+
+LogicalResult verifyKnobsUnique(ModuleOp module) {
+  llvm::DenseMap<int32_t, KnobOp> ids;
+  llvm::StringMap<KnobOp> names;
+  bool ok = true;
+  module.walk([&](KnobOp knob) {
+    auto [idIt, newId] = ids.try_emplace(knob.getId(), knob);
+    if (!newId) {
+      knob.emitOpError("id ") << knob.getId() << " is used by another knob";
+      idIt->second.emitRemark("the other knob is here");
+      ok = false;
+    }
+    auto [nameIt, newName] = names.try_emplace(knob.getName(), knob);
+    if (!newName) {
+      knob.emitOpError("name '")
+          << knob.getName()
+          << "' is used by another knob; give each knob of a function a "
+             "distinct knob_name";
+      nameIt->second.emitRemark("the other knob is here");
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+static void collectLoopsIn(Operation *op, SmallVectorImpl<Operation *> &out) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &child : block) {
+        if (isa<scf::ForOp, scf::WhileOp>(child))
+          out.push_back(&child);
+        else
+          collectLoopsIn(&child, out);
+      }
+}
+
+SmallVector<Operation *> collectChildLoops(Operation *root) {
+  SmallVector<Operation *> out;
+  collectLoopsIn(root, out);
+  return out;
+}
+
+Operation *findFirstLoop(Region &region) {
+  Operation *found = nullptr;
+  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ForOp, scf::WhileOp>(op)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+SmallVector<KnobOp> collectKnobs(ModuleOp module) {
+  SmallVector<KnobOp> knobs;
+  module.walk<WalkOrder::PostOrder>([&](KnobOp k) { knobs.push_back(k); });
+  return knobs;
+}
+
+} // namespace approx

@@ -1,0 +1,27 @@
+//===- Common.h - helpers shared by the approx passes -----------*- C++ -*-===//
+// Private to lib/Dialect/Approx/Transforms.
+#ifndef APPROX_LIB_TRANSFORMS_COMMON_H
+#define APPROX_LIB_TRANSFORMS_COMMON_H
+
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace approx {
+
+/// Fails (with located errors) when two knobs share an id or a name.
+mlir::LogicalResult verifyKnobsUnique(mlir::ModuleOp module);
+
+/// Loops (scf.for / scf.while) directly at the next nesting level below
+/// `root`: loops inside non-loop ops (knobs, scf.if, ...) count, loops inside
+/// those loops do not. In program order.
+llvm::SmallVector<mlir::Operation *> collectChildLoops(mlir::Operation *root);
+
+/// The first scf.for / scf.while in `region` in pre-order, or null.
+mlir::Operation *findFirstLoop(mlir::Region &region);
+
+/// Knobs of `module` in post-order (inner knobs before the knobs around them).
+llvm::SmallVector<KnobOp> collectKnobs(mlir::ModuleOp module);
+
+} // namespace approx
+
+#endif // APPROX_LIB_TRANSFORMS_COMMON_H

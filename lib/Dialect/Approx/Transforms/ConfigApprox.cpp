@@ -1,0 +1,216 @@
+//===- ConfigApprox.cpp - apply a knob configuration ----------------------===//
+#include "Common.h"
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace approx {
+#define GEN_PASS_DEF_CONFIGAPPROX
+#include "approx/Dialect/Approx/Transforms/Passes.h.inc"
+} // namespace approx
+
+using namespace mlir;
+using namespace approx;
+
+namespace {
+
+/// A parsed configuration file: parameter name -> value, with the text kept
+/// to locate keys in diagnostics.
+struct ConfigFile {
+  std::string path;
+  std::string text;
+  llvm::StringMap<int64_t> values;
+
+  Location locate(MLIRContext *ctx, StringRef key) const {
+    size_t at = text.find(("\"" + key + "\"").str());
+    unsigned line = 1, col = 1;
+    for (size_t i = 0; at != std::string::npos && i < at; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    return FileLineColLoc::get(ctx, path, line, col);
+  }
+};
+
+FailureOr<ConfigFile> readConfig(MLIRContext *ctx, StringRef path) {
+  ConfigFile cfg;
+  cfg.path = path.str();
+  Location fileLoc = FileLineColLoc::get(ctx, path, 1, 1);
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return emitError(fileLoc, "cannot read configuration: ")
+           << buf.getError().message();
+  cfg.text = (*buf)->getBuffer().str();
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(cfg.text);
+  if (!json)
+    return emitError(fileLoc, "invalid JSON: ")
+           << llvm::toString(json.takeError());
+  const llvm::json::Object *obj = json->getAsObject();
+  if (!obj)
+    return emitError(fileLoc, "a configuration must be a JSON object mapping "
+                              "parameter names to integers");
+  for (const auto &[key, value] : *obj) {
+    std::optional<int64_t> v = value.getAsInteger();
+    if (!v)
+      return emitError(cfg.locate(ctx, key), "value of '")
+             << key.str() << "' must be an integer";
+    if (*v < INT32_MIN || *v > INT32_MAX)
+      return emitError(cfg.locate(ctx, key), "value of '")
+             << key.str() << "' does not fit in 32 bits";
+    cfg.values[key.str()] = *v;
+  }
+  return cfg;
+}
+
+struct ConfigApproxPass : approx::impl::ConfigApproxBase<ConfigApproxPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+  std::optional<ConfigFile> config;
+  llvm::StringSet<> used;
+  SmallVector<std::string> known;
+
+  /// The configured value of `name`, or `current`.
+  int32_t lookup(const std::string &name, int32_t current) {
+    known.push_back(name);
+    if (!config)
+      return current;
+    auto it = config->values.find(name);
+    if (it == config->values.end())
+      return current;
+    used.insert(name);
+    return int32_t(it->second);
+  }
+
+  LogicalResult configure(DecisionTreeOp dt, KnobOp knob);
+  LogicalResult configure(TransformOp t, KnobOp knob);
+};
+
+} // namespace
+
+LogicalResult ConfigApproxPass::configure(DecisionTreeOp dt, KnobOp knob) {
+  std::string prefix = knob.getName().str();
+  OpBuilder b(dt);
+  if (exact) {
+    // The exact program: no state evaluation, knob value 0.
+    Value state = dt.getState();
+    TransformOp::create(b, dt.getLoc(), Value(), dt.getTransformTypeAttr(),
+                        b.getI32IntegerAttr(0), DenseI32ArrayAttr(),
+                        StringAttr());
+    dt.erase();
+    if (Operation *def = state.getDefiningOp())
+      if (isa<func::CallOp>(def) && def->use_empty())
+        def->erase();
+    return success();
+  }
+  SmallVector<int32_t> thresholds(dt.getThresholds());
+  SmallVector<int32_t> decisions(dt.getDecisions());
+  SmallVector<std::string> names;
+  for (auto [i, t] : llvm::enumerate(thresholds)) {
+    names.push_back(prefix + "_threshold_" + std::to_string(i));
+    t = lookup(names.back(), t);
+  }
+  for (auto [j, d] : llvm::enumerate(decisions)) {
+    names.push_back(prefix + "_decision_" + std::to_string(j));
+    d = lookup(names.back(), d);
+  }
+  dt.setThresholds(thresholds);
+  dt.setDecisions(decisions);
+  if (mode == "runtime") {
+    SmallVector<StringRef> refs(names.begin(), names.end());
+    dt.setRuntimeParamsAttr(b.getStrArrayAttr(refs));
+  }
+  if (failed(verifyDecisionTreeParams(
+          dt, thresholds, decisions,
+          dt.getThresholdsLowers() ? std::optional(*dt.getThresholdsLowers())
+                                   : std::nullopt,
+          dt.getThresholdsUppers() ? std::optional(*dt.getThresholdsUppers())
+                                   : std::nullopt,
+          dt.getDecisionValues() ? std::optional(*dt.getDecisionValues())
+                                 : std::nullopt))) {
+    if (config)
+      knob.emitRemark("after applying configuration '") << config->path << "'";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult ConfigApproxPass::configure(TransformOp t, KnobOp knob) {
+  if (t.getValue())
+    return success(); // already driven by an SSA value
+  std::string name = knob.getName().str() + "_knob_val";
+  int32_t current = int32_t(t.getKnobValAttr().getInt());
+  int32_t v = exact ? 0 : lookup(name, current);
+  OpBuilder b(t);
+  t.setKnobValAttr(b.getI32IntegerAttr(v));
+  if (exact)
+    t.removeDecisionValuesAttr();
+  if (mode == "runtime" && !exact)
+    t.setRuntimeParamAttr(b.getStringAttr(name));
+  if (failed(t.verify())) {
+    if (config)
+      knob.emitRemark("after applying configuration '") << config->path << "'";
+    return failure();
+  }
+  return success();
+}
+
+void ConfigApproxPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  if (mode != "baked" && mode != "runtime") {
+    module.emitError("config-approx: mode must be 'baked' or 'runtime', got '")
+        << mode << "'";
+    return signalPassFailure();
+  }
+  if (exact && !configPath.empty()) {
+    module.emitError("config-approx: 'exact' and 'config' exclude each other");
+    return signalPassFailure();
+  }
+  if (failed(verifyKnobsUnique(module)))
+    return signalPassFailure();
+  if (!configPath.empty()) {
+    FailureOr<ConfigFile> cfg = readConfig(ctx, configPath);
+    if (failed(cfg))
+      return signalPassFailure();
+    config = std::move(*cfg);
+  }
+  for (KnobOp knob : collectKnobs(module)) {
+    Operation *mgmt = knob.getManagementOp();
+    if (!mgmt) {
+      knob.emitOpError("has no decision_tree or transform; run "
+                       "emit-management before config-approx");
+      return signalPassFailure();
+    }
+    LogicalResult r = success();
+    if (auto dt = dyn_cast<DecisionTreeOp>(mgmt))
+      r = configure(dt, knob);
+    else
+      r = configure(cast<TransformOp>(mgmt), knob);
+    if (failed(r))
+      return signalPassFailure();
+  }
+  if (!config)
+    return;
+  bool ok = true;
+  for (const auto &entry : config->values) {
+    if (used.contains(entry.getKey()))
+      continue;
+    InFlightDiagnostic diag =
+        emitError(config->locate(ctx, entry.getKey()), "unknown parameter '")
+        << entry.getKey() << "'; this program's parameters are: ";
+    llvm::interleaveComma(known, diag);
+    ok = false;
+  }
+  if (!ok)
+    signalPassFailure();
+}

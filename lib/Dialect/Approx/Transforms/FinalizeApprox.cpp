@@ -1,0 +1,52 @@
+//===- FinalizeApprox.cpp - inline knobs, reject leftovers ----------------===//
+#include "Common.h"
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/Transforms/Passes.h"
+
+namespace approx {
+#define GEN_PASS_DEF_FINALIZEAPPROX
+#include "approx/Dialect/Approx/Transforms/Passes.h.inc"
+} // namespace approx
+
+using namespace mlir;
+using namespace approx;
+
+namespace {
+
+struct FinalizeApproxPass
+    : approx::impl::FinalizeApproxBase<FinalizeApproxPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool ok = true;
+    for (KnobOp knob : collectKnobs(module)) {
+      if (!knob.getLowered()) {
+        knob.emitOpError("was not lowered; run transform-approx before "
+                         "finalize-approx");
+        ok = false;
+        continue;
+      }
+      Block &body = knob.getBody().front();
+      Operation *yield = body.getTerminator();
+      knob->replaceAllUsesWith(yield->getOperands());
+      yield->erase();
+      knob->getBlock()->getOperations().splice(Block::iterator(knob),
+                                               body.getOperations());
+      knob.erase();
+    }
+    Dialect *approxDialect = getContext().getLoadedDialect<ApproxDialect>();
+    module.walk([&](Operation *op) {
+      if (op->getDialect() != approxDialect)
+        return;
+      StringRef hint = isa<DecisionTreeAnnotationOp, StaticTransformAnnotationOp,
+                           SafetyContractAnnotationOp, ConvertToCallAnnotationOp>(op)
+                           ? "an annotation must be consumed by emit-approx"
+                           : "it must be lowered by transform-approx";
+      op->emitOpError("remains after finalize-approx: ") << hint;
+      ok = false;
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,60 @@
+/*===- approx_runtime.h - the approx runtime knob table (C ABI) ----------===*
+ *
+ * Programs built with `config-approx mode=runtime` read every tunable
+ * parameter (thresholds, decisions, static knob values) through
+ * approx_rt_param(), so one binary evaluates any configuration without
+ * recompiling. Values come, in increasing priority, from the defaults baked
+ * into the program, the JSON file named by the environment variable
+ * APPROX_CONFIG (read once, at the first parameter access), and
+ * approx_rt_set() / approx_rt_load_config() calls.
+ *
+ * Parameter names are the seed's: <knob>_threshold_<i>, <knob>_decision_<j>,
+ * <knob>_knob_val. The configuration file is a flat JSON object of
+ * name -> integer, the format approx-tune writes.
+ *
+ * Thread safety: all functions may be called from any thread.
+ *===----------------------------------------------------------------------===*/
+#ifndef APPROX_RUNTIME_H
+#define APPROX_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called by generated code: the current value of parameter `name`, which
+ * the compiler assigned to `slot` (dense, per program), with `dflt` the
+ * value configured at compile time. */
+int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name);
+
+/* Sets parameter `name` to `value` for all later reads. Names not yet seen
+ * by the program are remembered and applied when first read. Returns 0. */
+int approx_rt_set(const char *name, int32_t value);
+
+/* Forgets every value set by approx_rt_set/approx_rt_load_config/
+ * APPROX_CONFIG: parameters read their compile-time defaults again. */
+void approx_rt_reset(void);
+
+/* Loads a flat JSON object {"name": int, ...} and sets every entry.
+ * Returns 0 on success; otherwise -1, and approx_rt_last_error() says
+ * why (with the file name and line). Nothing is set on failure. */
+int approx_rt_load_config(const char *path);
+
+/* The current value of `name` in *value: returns 0 when the program has
+ * read it at least once or it was set explicitly, -1 otherwise. */
+int approx_rt_get(const char *name, int32_t *value);
+
+/* Number of parameters the program has read so far, and their names. */
+size_t approx_rt_num_params(void);
+const char *approx_rt_param_name(size_t index);
+
+/* The message of the last failed call in this thread, or "". */
+const char *approx_rt_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APPROX_RUNTIME_H */

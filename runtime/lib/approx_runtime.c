@@ -1,0 +1,391 @@
+/*===- approx_runtime.c - the approx runtime knob table ------------------===*/
+#include "approx_runtime.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxSlots = 16384 };
+
+typedef struct {
+  _Atomic int32_t value;
+  _Atomic int ready;
+  const char *name;
+  int32_t dflt;
+} Slot;
+
+typedef struct {
+  char *name;
+  int32_t value;
+} Override;
+
+static Slot slots[kMaxSlots];
+static int32_t registered[kMaxSlots]; /* slot numbers in order of first read */
+static size_t numRegistered;
+static Override *overrides;
+static size_t numOverrides, capOverrides;
+static int envLoaded;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local char lastError[1024];
+
+static void setError(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(lastError, sizeof lastError, fmt, ap);
+  va_end(ap);
+}
+
+const char *approx_rt_last_error(void) { return lastError; }
+
+/*--- a flat JSON object of name -> integer -------------------------------*/
+
+typedef struct {
+  const char *p, *end, *path;
+  int line;
+} Parser;
+
+static void skipSpace(Parser *ps) {
+  while (ps->p < ps->end && isspace((unsigned char)*ps->p)) {
+    if (*ps->p == '\n')
+      ++ps->line;
+    ++ps->p;
+  }
+}
+
+static int fail(Parser *ps, const char *what) {
+  setError("%s:%d: %s", ps->path, ps->line, what);
+  return -1;
+}
+
+static int parseString(Parser *ps, char **out) {
+  if (ps->p >= ps->end || *ps->p != '"')
+    return fail(ps, "expected a quoted parameter name");
+  ++ps->p;
+  size_t cap = 32, len = 0;
+  char *s = malloc(cap);
+  if (!s)
+    return fail(ps, "out of memory");
+  while (ps->p < ps->end && *ps->p != '"') {
+    char c = *ps->p++;
+    if (c == '\n') {
+      free(s);
+      return fail(ps, "unterminated string");
+    }
+    if (c == '\\') {
+      if (ps->p >= ps->end) {
+        free(s);
+        return fail(ps, "unterminated escape");
+      }
+      c = *ps->p++;
+      if (c != '"' && c != '\\' && c != '/') {
+        free(s);
+        return fail(ps, "unsupported escape in parameter name");
+      }
+    }
+    if (len + 2 > cap) {
+      char *bigger = realloc(s, cap *= 2);
+      if (!bigger) {
+        free(s);
+        return fail(ps, "out of memory");
+      }
+      s = bigger;
+    }
+    s[len++] = c;
+  }
+  if (ps->p >= ps->end) {
+    free(s);
+    return fail(ps, "unterminated string");
+  }
+  ++ps->p;
+  s[len] = '\0';
+  *out = s;
+  return 0;
+}
+
+static int parseInt(Parser *ps, int32_t *out) {
+  const char *start = ps->p;
+  if (ps->p < ps->end && *ps->p == '-')
+    ++ps->p;
+  if (ps->p >= ps->end || !isdigit((unsigned char)*ps->p))
+    return fail(ps, "expected an integer value");
+  long long v = 0;
+  while (ps->p < ps->end && isdigit((unsigned char)*ps->p)) {
+    v = v * 10 + (*ps->p++ - '0');
+    if (v > 2147483648LL)
+      return fail(ps, "value does not fit in 32 bits");
+  }
+  if (ps->p < ps->end && (*ps->p == '.' || *ps->p == 'e' || *ps->p == 'E'))
+    return fail(ps, "values must be integers");
+  if (*start == '-')
+    v = -v;
+  if (v > INT32_MAX)
+    return fail(ps, "value does not fit in 32 bits");
+  *out = (int32_t)v;
+  return 0;
+}
+
+/* Parses `text` into arrays of names/values (caller frees). */
+static int parseConfig(const char *path, const char *text, size_t size,
+                       Override **outList, size_t *outCount) {
+  Parser ps = {text, text + size, path, 1};
+  Override *list = NULL;
+  size_t n = 0, cap = 0;
+  skipSpace(&ps);
+  if (ps.p >= ps.end || *ps.p != '{')
+    return fail(&ps, "a configuration must be a JSON object");
+  ++ps.p;
+  skipSpace(&ps);
+  if (ps.p < ps.end && *ps.p == '}') {
+    ++ps.p;
+  } else {
+    for (;;) {
+      skipSpace(&ps);
+      char *name = NULL;
+      int32_t value = 0;
+      if (parseString(&ps, &name))
+        goto error;
+      skipSpace(&ps);
+      if (ps.p >= ps.end || *ps.p != ':') {
+        free(name);
+        fail(&ps, "expected ':' after the parameter name");
+        goto error;
+      }
+      ++ps.p;
+      skipSpace(&ps);
+      if (parseInt(&ps, &value)) {
+        free(name);
+        goto error;
+      }
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        Override *bigger = realloc(list, cap * sizeof *list);
+        if (!bigger) {
+          free(name);
+          fail(&ps, "out of memory");
+          goto error;
+        }
+        list = bigger;
+      }
+      list[n].name = name;
+      list[n].value = value;
+      ++n;
+      skipSpace(&ps);
+      if (ps.p < ps.end && *ps.p == ',') {
+        ++ps.p;
+        continue;
+      }
+      if (ps.p < ps.end && *ps.p == '}') {
+        ++ps.p;
+        break;
+      }
+      fail(&ps, "expected ',' or '}'");
+      goto error;
+    }
+  }
+  skipSpace(&ps);
+  if (ps.p != ps.end) {
+    fail(&ps, "trailing characters after the JSON object");
+    goto error;
+  }
+  *outList = list;
+  *outCount = n;
+  return 0;
+error:
+  for (size_t i = 0; i < n; ++i)
+    free(list[i].name);
+  free(list);
+  return -1;
+}
+
+static int readFile(const char *path, Override **list, size_t *count) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    setError("%s: cannot open configuration: %s", path, strerror(errno));
+    return -1;
+  }
+  size_t cap = 4096, size = 0;
+  char *buf = malloc(cap);
+  size_t got;
+  while (buf && (got = fread(buf + size, 1, cap - size, f)) > 0) {
+    size += got;
+    if (size == cap) {
+      char *bigger = realloc(buf, cap *= 2);
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+      }
+      buf = bigger;
+    }
+  }
+  fclose(f);
+  if (!buf) {
+    setError("%s: out of memory", path);
+    return -1;
+  }
+  int rc = parseConfig(path, buf, size, list, count);
+  free(buf);
+  return rc;
+}
+
+/*--- the table (callers hold mu) -----------------------------------------*/
+
+static void setLocked(const char *name, int32_t value) {
+  size_t i = 0;
+  while (i < numOverrides && strcmp(overrides[i].name, name) != 0)
+    ++i;
+  if (i == numOverrides) {
+    if (numOverrides == capOverrides) {
+      size_t cap = capOverrides ? 2 * capOverrides : 16;
+      Override *bigger = realloc(overrides, cap * sizeof *overrides);
+      if (!bigger) {
+        fprintf(stderr, "approx runtime: out of memory\n");
+        abort();
+      }
+      overrides = bigger;
+      capOverrides = cap;
+    }
+    overrides[i].name = strdup(name);
+    if (!overrides[i].name) {
+      fprintf(stderr, "approx runtime: out of memory\n");
+      abort();
+    }
+    ++numOverrides;
+  }
+  overrides[i].value = value;
+  for (size_t r = 0; r < numRegistered; ++r) {
+    Slot *s = &slots[registered[r]];
+    if (strcmp(s->name, name) == 0)
+      atomic_store_explicit(&s->value, value, memory_order_relaxed);
+  }
+}
+
+/* APPROX_CONFIG is applied once, before any explicit setting, so that
+ * approx_rt_set() and approx_rt_load_config() take priority over it. A bad
+ * file stops the program: running with a configuration other than the one
+ * asked for would make every measurement wrong. */
+static void loadEnvLocked(void) {
+  if (envLoaded)
+    return;
+  envLoaded = 1;
+  const char *path = getenv("APPROX_CONFIG");
+  if (!path || !*path)
+    return;
+  Override *list;
+  size_t n;
+  if (readFile(path, &list, &n)) {
+    fprintf(stderr, "approx runtime: APPROX_CONFIG: %s\n", lastError);
+    exit(2);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    setLocked(list[i].name, list[i].value);
+    free(list[i].name);
+  }
+  free(list);
+}
+
+int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
+  if (slot >= 0 && slot < kMaxSlots &&
+      atomic_load_explicit(&slots[slot].ready, memory_order_acquire))
+    return atomic_load_explicit(&slots[slot].value, memory_order_relaxed);
+  if (slot < 0 || slot >= kMaxSlots) {
+    fprintf(stderr, "approx runtime: parameter slot %d of '%s' is out of "
+                    "range (at most %d parameters per program)\n",
+            slot, name, kMaxSlots);
+    abort();
+  }
+  pthread_mutex_lock(&mu);
+  loadEnvLocked();
+  Slot *s = &slots[slot];
+  if (!atomic_load_explicit(&s->ready, memory_order_relaxed)) {
+    s->name = name;
+    s->dflt = dflt;
+    int32_t value = dflt;
+    for (size_t i = 0; i < numOverrides; ++i)
+      if (strcmp(overrides[i].name, name) == 0)
+        value = overrides[i].value;
+    atomic_store_explicit(&s->value, value, memory_order_relaxed);
+    registered[numRegistered++] = slot;
+    atomic_store_explicit(&s->ready, 1, memory_order_release);
+  }
+  int32_t value = atomic_load_explicit(&s->value, memory_order_relaxed);
+  pthread_mutex_unlock(&mu);
+  return value;
+}
+
+int approx_rt_set(const char *name, int32_t value) {
+  pthread_mutex_lock(&mu);
+  loadEnvLocked();
+  setLocked(name, value);
+  pthread_mutex_unlock(&mu);
+  return 0;
+}
+
+void approx_rt_reset(void) {
+  pthread_mutex_lock(&mu);
+  envLoaded = 1;
+  for (size_t i = 0; i < numOverrides; ++i)
+    free(overrides[i].name);
+  numOverrides = 0;
+  for (size_t r = 0; r < numRegistered; ++r) {
+    Slot *s = &slots[registered[r]];
+    atomic_store_explicit(&s->value, s->dflt, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&mu);
+}
+
+int approx_rt_load_config(const char *path) {
+  Override *list;
+  size_t n;
+  if (readFile(path, &list, &n))
+    return -1;
+  pthread_mutex_lock(&mu);
+  loadEnvLocked();
+  for (size_t i = 0; i < n; ++i) {
+    setLocked(list[i].name, list[i].value);
+    free(list[i].name);
+  }
+  pthread_mutex_unlock(&mu);
+  free(list);
+  return 0;
+}
+
+int approx_rt_get(const char *name, int32_t *value) {
+  int rc = -1;
+  pthread_mutex_lock(&mu);
+  loadEnvLocked();
+  for (size_t r = 0; r < numRegistered && rc; ++r) {
+    Slot *s = &slots[registered[r]];
+    if (strcmp(s->name, name) == 0) {
+      *value = atomic_load_explicit(&s->value, memory_order_relaxed);
+      rc = 0;
+    }
+  }
+  for (size_t i = 0; i < numOverrides && rc; ++i)
+    if (strcmp(overrides[i].name, name) == 0) {
+      *value = overrides[i].value;
+      rc = 0;
+    }
+  pthread_mutex_unlock(&mu);
+  if (rc)
+    setError("parameter '%s' has not been read or set", name);
+  return rc;
+}
+
+size_t approx_rt_num_params(void) {
+  pthread_mutex_lock(&mu);
+  size_t n = numRegistered;
+  pthread_mutex_unlock(&mu);
+  return n;
+}
+
+const char *approx_rt_param_name(size_t index) {
+  pthread_mutex_lock(&mu);
+  const char *name = index < numRegistered ? slots[registered[index]].name : NULL;
+  pthread_mutex_unlock(&mu);
+  return name;
+}

@@ -1,0 +1,173 @@
+//===- approx-compile.cpp - annotated MLIR to native code -----------------===//
+//
+// Runs the approx pipeline on an annotated MLIR file, lowers it to LLVM IR
+// and hands it to clang together with any other inputs (C files, objects,
+// libraries), linking the approx runtime:
+//
+//   approx-compile kernel.mlir driver.c -o prog            # executable
+//   approx-compile kernel.mlir -c -o kernel.o              # object
+//   approx-compile kernel.mlir -shared -o libkernel.so     # shared library
+//   approx-compile kernel.mlir --emit=llvm -o kernel.ll    # LLVM IR only
+//
+//===----------------------------------------------------------------------===//
+#include "approx/Execution/Execution.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
+                             cl::desc("<input.mlir> [C sources, objects, "
+                                      "archives passed to clang]"));
+cl::opt<std::string> output("o", cl::desc("Output file"),
+                            cl::value_desc("file"), cl::init("a.out"));
+cl::opt<bool> compileOnly("c", cl::desc("Compile to an object file"));
+cl::opt<bool> shared("shared", cl::desc("Build a shared library"));
+cl::opt<std::string> emit(
+    "emit", cl::desc("Stop early: mlir (LLVM dialect) or llvm (LLVM IR)"),
+    cl::value_desc("mlir|llvm"), cl::init(""));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level (default 3)"),
+                           cl::Prefix, cl::init(3));
+cl::opt<std::string> config("approx-config",
+                            cl::desc("JSON configuration (seed parameter "
+                                     "names) to bake in or use as defaults"),
+                            cl::value_desc("file.json"), cl::init(""));
+cl::opt<bool> runtimeTable(
+    "approx-runtime-table",
+    cl::desc("Read every knob parameter from the runtime table (set with "
+             "APPROX_CONFIG or the C API) instead of baking it in"));
+cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"));
+cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
+                           cl::value_desc("name"));
+cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
+                              cl::value_desc("dir"));
+cl::list<std::string> includeDirs("I", cl::Prefix,
+                                  cl::desc("Include directory for C inputs"),
+                                  cl::value_desc("dir"));
+cl::opt<std::string> clangPath("clang",
+                               cl::desc("clang to compile and link with"),
+                               cl::init(APPROX_DEFAULT_CLANG));
+
+int fail(const Twine &msg) {
+  WithColor::error(errs(), "approx-compile") << msg << "\n";
+  return 1;
+}
+
+/// The directory holding libapprox_runtime.a: <bindir>/../lib.
+std::string runtimeLibDir(const char *argv0) {
+  std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeLibDir);
+  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "approx-compile: annotated MLIR -> object, shared library or "
+      "executable\n");
+
+  StringRef input = inputs.front();
+  if (!input.ends_with(".mlir"))
+    return fail("the first input must be an .mlir file, got '" + input + "'");
+  if (compileOnly && shared)
+    return fail("-c and -shared exclude each other");
+  if (!emit.empty() && emit != "mlir" && emit != "llvm")
+    return fail("--emit must be 'mlir' or 'llvm', got '" + emit + "'");
+  if (exact && (!config.empty() || runtimeTable))
+    return fail("--approx-exact excludes --approx-config and "
+                "--approx-runtime-table");
+  if (optLevel > 3)
+    return fail("-O takes 0 to 3");
+
+  auto buffer = MemoryBuffer::getFileOrSTDIN(input);
+  if (!buffer)
+    return fail("cannot read '" + input + "': " + buffer.getError().message());
+
+  approx::CompileOptions options;
+  options.configPath = config;
+  options.mode = runtimeTable ? "runtime" : "baked";
+  options.exact = exact;
+  options.optLevel = optLevel;
+
+  Expected<std::string> text =
+      emit == "mlir"
+          ? approx::compileToLLVMDialect((*buffer)->getBuffer(), input, options)
+          : approx::compileToLLVMIR((*buffer)->getBuffer(), input, options);
+  if (!text) {
+    errs() << toString(text.takeError());
+    return 1;
+  }
+
+  if (!emit.empty()) {
+    std::error_code ec;
+    ToolOutputFile out(output, ec, sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + output + "': " + ec.message());
+    out.os() << *text;
+    out.keep();
+    return 0;
+  }
+
+  // Hand the LLVM IR to clang.
+  SmallString<128> llPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("approx-compile", "ll", llPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  FileRemover remover(llPath);
+  {
+    std::error_code ec;
+    raw_fd_ostream os(llPath, ec);
+    if (ec)
+      return fail("cannot write '" + llPath + "': " + ec.message());
+    os << *text;
+  }
+
+  std::vector<std::string> args = {clangPath, "-O" + std::to_string(optLevel),
+                                   "-Wno-override-module"};
+  for (const std::string &dir : includeDirs)
+    args.push_back("-I" + dir);
+  if (compileOnly) {
+    args.push_back("-c");
+  } else if (shared) {
+    args.push_back("-shared");
+    args.push_back("-fPIC");
+  }
+  args.push_back("-o");
+  args.push_back(output);
+  args.push_back(std::string(llPath));
+  for (size_t i = 1; i < inputs.size(); ++i)
+    args.push_back(inputs[i]);
+  if (!compileOnly) {
+    std::string rtDir = runtimeLibDir(argv[0]);
+    args.push_back("-L" + rtDir);
+    for (const std::string &dir : libDirs)
+      args.push_back("-L" + dir);
+    for (const std::string &lib : libs)
+      args.push_back("-l" + lib);
+    args.push_back("-lapprox_runtime");
+    args.push_back("-lpthread");
+    args.push_back("-lm");
+  }
+  std::vector<StringRef> argRefs(args.begin(), args.end());
+  std::string errMsg;
+  int rc = sys::ExecuteAndWait(clangPath, argRefs, std::nullopt, {}, 0, 0,
+                               &errMsg);
+  if (rc < 0)
+    return fail("cannot run '" + clangPath + "': " + errMsg);
+  if (rc != 0)
+    return fail("clang failed (exit " + Twine(rc) + ")");
+  return 0;
+}
