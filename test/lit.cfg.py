@@ -1,0 +1,24 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "APPROX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.approx_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.with_system_environment(["HOME"])
+llvm_config.use_default_substitutions()
+# FileCheck, not and count live in LLVM's tool directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["approx-opt", "approx-compile"],
+                                   [config.approx_tools_dir])
+config.substitutions.append(("%cc", config.clang))
+config.substitutions.append(
+    ("%runtime_include", os.path.join(config.approx_src_root, "runtime", "include")))
+# Tests decide their own configuration.
+config.environment.pop("APPROX_CONFIG", None)
