@@ -34,15 +34,20 @@ struct FinalizeApproxPass
       knob.erase();
     }
     Dialect *approxDialect = getContext().getLoadedDialect<ApproxDialect>();
-    module.walk([&](Operation *op) {
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // Knobs that were not lowered are reported above, with their contents.
+      if (isa<KnobOp>(op))
+        return WalkResult::skip();
       if (op->getDialect() != approxDialect)
-        return;
+        return WalkResult::advance();
       StringRef hint = isa<DecisionTreeAnnotationOp, StaticTransformAnnotationOp,
                            SafetyContractAnnotationOp, ConvertToCallAnnotationOp>(op)
                            ? "an annotation must be consumed by emit-approx"
-                           : "it must be lowered by transform-approx";
+                           : "it must be inside a knob lowered by "
+                             "transform-approx";
       op->emitOpError("remains after finalize-approx: ") << hint;
       ok = false;
+      return WalkResult::advance();
     });
     if (!ok)
       signalPassFailure();

@@ -132,9 +132,10 @@ Value TransformApproxPass::param(OpBuilder &b, Location loc, int32_t dflt,
   Value str = LLVM::createGlobalString(loc, b, sym, text,
                                        LLVM::Linkage::Internal);
   Value slot = constI32(b, loc, nextSlot++);
+  Value dfltValue = constI32(b, loc, dflt);
   auto call = func::CallOp::create(b, loc, kRuntimeParamFn,
                                    TypeRange(b.getI32Type()),
-                                   ValueRange{slot, constI32(b, loc, dflt), str});
+                                   ValueRange{slot, dfltValue, str});
   return call.getResult(0);
 }
 
@@ -410,8 +411,12 @@ LogicalResult TransformApproxPass::skipTask(KnobOp knob, TransformOp t,
     if (k.constant)
       cond = arith::ConstantIntOp::create(b, loc, b.getI1Type(),
                                           *k.constant == 1);
-    else
-      cond = arith::SelectOp::create(b, loc, eq(0), ifOp.getCondition(), eq(1));
+    else {
+      Value exact = eq(0);
+      Value forceThen = eq(1);
+      cond = arith::SelectOp::create(b, loc, exact, ifOp.getCondition(),
+                                     forceThen);
+    }
     ifOp.getConditionMutable().assign(cond);
     return success();
   }
@@ -425,10 +430,11 @@ LogicalResult TransformApproxPass::skipTask(KnobOp knob, TransformOp t,
   if (k.constant) {
     sel = arith::ConstantIndexOp::create(b, loc, branchValue(*k.constant));
   } else {
-    for (int32_t c : k.candidates)
-      sel = arith::SelectOp::create(
-          b, loc, eq(c), arith::ConstantIndexOp::create(b, loc, branchValue(c)),
-          sel);
+    for (int32_t c : k.candidates) {
+      Value isC = eq(c);
+      Value branch = arith::ConstantIndexOp::create(b, loc, branchValue(c));
+      sel = arith::SelectOp::create(b, loc, isC, branch, sel);
+    }
   }
   sw.getArgMutable().assign(sel);
   return success();

@@ -1,0 +1,253 @@
+// RUN: approx-opt %s -split-input-file --transform-approx | FileCheck %s
+
+// Decision tree: count the thresholds <= state, select the knob value with an
+// scf.index_switch, scale the loop step by max(k, 1). The loop is not copied.
+func.func private @s(i32) -> i32
+func.func @perforate_for(%n: index, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "p", transform_types = ["loop_perforate"]}> -> i32 {
+    %st = func.call @s(%x) : (i32) -> i32
+    approx.decision_tree %st <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5, 10>, decisions = array<i32: 0, 2, 4>}> : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %l = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (i32) {
+      %b = arith.addi %a, %x : i32
+      scf.yield %b : i32
+    }
+    approx.yield %l : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @perforate_for
+// CHECK:         approx.knob <{id = 0 : i32, lowered, name = "p"
+// CHECK:           %[[S:.*]] = func.call @s
+// CHECK-DAG:       %[[T0:.*]] = arith.constant 5 : i32
+// CHECK-DAG:       %[[GE0:.*]] = arith.cmpi sge, %[[S]], %[[T0]] : i32
+// CHECK:           %[[T1:.*]] = arith.constant 10 : i32
+// CHECK:           %[[GE1:.*]] = arith.cmpi sge, %[[S]], %[[T1]] : i32
+// CHECK:           %[[IDX:.*]] = arith.index_cast
+// CHECK:           %[[K:.*]] = scf.index_switch %[[IDX]] -> i32
+// CHECK:           case 0 {
+// CHECK:             arith.constant 0 : i32
+// CHECK:           case 1 {
+// CHECK:             arith.constant 2 : i32
+// CHECK:           default {
+// CHECK:             arith.constant 4 : i32
+// CHECK:           %[[STEP:.*]] = arith.constant 1 : index
+// CHECK:           %[[F:.*]] = arith.maxsi %[[K]], %{{.*}} : i32
+// CHECK:           %[[FI:.*]] = arith.index_cast %[[F]] : i32 to index
+// CHECK:           %[[NS:.*]] = arith.muli %[[STEP]], %[[FI]] : index
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[NS]]
+// CHECK-NOT:       scf.for
+// CHECK:           approx.yield
+
+// -----
+
+// scf.while: the induction increment is scaled; a static value folds in.
+func.func @perforate_while(%n: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "w", transform_types = ["loop_perforate"]}> -> i32 {
+    approx.transform <{transform_type = "loop_perforate", knob_val = 3 : i32}>
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %res:2 = scf.while (%i = %c0, %acc = %c0) : (i32, i32) -> (i32, i32) {
+      %c = arith.cmpi slt, %i, %n : i32
+      scf.condition(%c) %i, %acc : i32, i32
+    } do {
+    ^bb0(%i2: i32, %acc2: i32):
+      %a = arith.addi %acc2, %i2 : i32
+      %next = arith.addi %i2, %one : i32
+      scf.yield %next, %a : i32, i32
+    }
+    approx.yield %res#1 : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @perforate_while
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[F:.*]] = arith.constant 3 : i32
+// CHECK:         scf.while
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%[[I:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      arith.addi %[[ACC]], %[[I]]
+// CHECK-NEXT:      %[[INC:.*]] = arith.muli %[[ONE]], %[[F]] : i32
+// CHECK-NEXT:      arith.addi %[[I]], %[[INC]] : i32
+
+// -----
+
+// Whole-function substitution with a decision tree: the body is the default
+// (exact) case, each variant one call; the body is not duplicated.
+func.func private @s(i32) -> i32
+func.func private @approx_f_1(f32, i32) -> f32
+func.func private @approx_f_3(f32, i32) -> f32
+func.func @f(%x: f32, %st: i32) -> f32 {
+  %r = approx.knob <{id = 0 : i32, name = "f", transform_types = ["func_substitute"]}> -> f32 {
+    %v = func.call @s(%st) : (i32) -> i32
+    approx.decision_tree %v <{transform_type = "func_substitute", state_function = "s", state_indices = array<i64: -1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 3>}> : i32
+    %y = arith.mulf %x, %x : f32
+    approx.yield %y : f32
+  }
+  return %r : f32
+}
+// CHECK-LABEL: func.func @f(
+// CHECK-SAME:    %[[X:.*]]: f32, %[[ST:.*]]: i32)
+// CHECK:         %[[K:.*]] = scf.index_switch %{{.*}} -> i32
+// CHECK:         %[[KI:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK:         %[[R:.*]] = scf.index_switch %[[KI]] -> f32
+// CHECK-NEXT:    case 1 {
+// CHECK-NEXT:      %[[A:.*]] = func.call @approx_f_1(%[[X]], %[[ST]])
+// CHECK-NEXT:      scf.yield %[[A]]
+// CHECK:         case 3 {
+// CHECK-NEXT:      func.call @approx_f_3(%[[X]], %[[ST]])
+// CHECK:         default {
+// CHECK-NEXT:      %[[E:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK-NEXT:      scf.yield %[[E]] : f32
+// CHECK:         approx.yield %[[R]] : f32
+
+// -----
+
+// Region substitution with a static value: calls to the callee are renamed.
+func.func private @g(i32) -> i32
+func.func private @approx_g_2(i32) -> i32
+func.func @h(%n: index, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "h", transform_types = ["func_substitute"], callee = @g}> -> i32 {
+    approx.transform <{transform_type = "func_substitute", knob_val = 2 : i32}>
+    %a = func.call @g(%x) : (i32) -> i32
+    %b = func.call @g(%a) : (i32) -> i32
+    approx.yield %b : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @h(
+// CHECK:         %[[A:.*]] = func.call @approx_g_2(%{{.*}})
+// CHECK-NEXT:    func.call @approx_g_2(%[[A]])
+// CHECK-NOT:     func.call @g(
+
+// -----
+
+// Region substitution driven by an SSA value: each call dispatches.
+func.func private @g(i32) -> i32
+func.func private @approx_g_1(i32) -> i32
+func.func @h2(%k: i32, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "h2", transform_types = ["func_substitute"], callee = @g}> -> i32 {
+    approx.transform %k <{transform_type = "func_substitute", decision_values = array<i32: 0, 1>}>
+    %a = func.call @g(%x) : (i32) -> i32
+    approx.yield %a : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @h2(
+// CHECK:         %[[R:.*]] = scf.index_switch %{{.*}} -> i32
+// CHECK-NEXT:    case 1 {
+// CHECK-NEXT:      func.call @approx_g_1
+// CHECK:         default {
+// CHECK-NEXT:      %[[E:.*]] = func.call @g(
+// CHECK-NEXT:      scf.yield %[[E]]
+// CHECK:         approx.yield %[[R]]
+
+// -----
+
+// Task skipping on scf.if: k = 0 keeps the condition, 1 forces then, 2 else.
+func.func @t_if(%k: i32, %c: i1, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = ["task_skipping"]}> -> i32 {
+    approx.transform %k <{transform_type = "task_skipping", decision_values = array<i32: 0, 1, 2>}>
+    %v = scf.if %c -> i32 {
+      scf.yield %x : i32
+    } else {
+      %y = arith.addi %x, %x : i32
+      scf.yield %y : i32
+    }
+    approx.yield %v : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @t_if(
+// CHECK-SAME:    %[[K:.*]]: i32, %[[C:.*]]: i1,
+// CHECK:         %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[Z:.*]] = arith.cmpi eq, %[[K]], %[[C0]] : i32
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[O:.*]] = arith.cmpi eq, %[[K]], %[[C1]] : i32
+// CHECK:         %[[NC:.*]] = arith.select %[[Z]], %[[C]], %[[O]] : i1
+// CHECK:         scf.if %[[NC]] -> (i32)
+
+// -----
+
+// Task skipping on scf.index_switch with a static value: branch k-1 = the
+// second case (value 7).
+func.func @t_switch(%sel: index) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = ["task_skipping"]}> -> i32 {
+    approx.transform <{transform_type = "task_skipping", knob_val = 2 : i32}>
+    %v = scf.index_switch %sel -> i32
+    case 3 {
+      %a = arith.constant 30 : i32
+      scf.yield %a : i32
+    }
+    case 7 {
+      %b = arith.constant 70 : i32
+      scf.yield %b : i32
+    }
+    default {
+      %c = arith.constant 0 : i32
+      scf.yield %c : i32
+    }
+    approx.yield %v : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @t_switch(
+// CHECK:         %[[SEL:.*]] = arith.constant 7 : index
+// CHECK:         scf.index_switch %[[SEL]] -> i32
+
+// -----
+
+// Safety contract: checker on (results, args); recover on failure.
+func.func private @check(i32, i32) -> i1
+func.func private @recover(i32) -> i32
+func.func private @g(i32) -> i32
+func.func private @approx_g_1(i32) -> i32
+func.func @sc(%x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "sc", transform_types = ["func_substitute"], callee = @g}> -> i32 {
+    approx.transform <{transform_type = "func_substitute", knob_val = 1 : i32}>
+    approx.safety_contract <{checker = @check, recover = @recover}>
+    %a = func.call @g(%x) : (i32) -> i32
+    approx.yield %a : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @sc(
+// CHECK-SAME:    %[[X:.*]]: i32)
+// CHECK:         %[[A:.*]] = func.call @approx_g_1(%[[X]])
+// CHECK-NEXT:    %[[OK:.*]] = func.call @check(%[[A]], %[[X]])
+// CHECK-NEXT:    %[[R:.*]] = scf.if %[[OK]] -> (i32) {
+// CHECK-NEXT:      scf.yield %[[A]]
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[E:.*]] = func.call @recover(%[[X]])
+// CHECK-NEXT:      scf.yield %[[E]]
+// CHECK:         approx.yield %[[R]]
+
+// -----
+
+// Runtime table: thresholds and decisions are read through approx_rt_param
+// with their names and compile-time defaults.
+func.func private @s(i32) -> i32
+func.func @rt(%n: index, %x: i32) {
+  approx.knob <{id = 0 : i32, name = "rt", transform_types = ["loop_perforate"]}> {
+    %st = func.call @s(%x) : (i32) -> i32
+    approx.decision_tree %st <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 2>, runtime_params = ["rt_threshold_0", "rt_decision_0", "rt_decision_1"]}> : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    approx.yield
+  }
+  return
+}
+// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_0("rt_threshold_0\00")
+// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_1("rt_decision_0\00")
+// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_2("rt_decision_1\00")
+// CHECK-DAG: func.func private @approx_rt_param(i32, i32, !llvm.ptr) -> i32
+// CHECK-LABEL: func.func @rt(
+// CHECK:         %[[DFLT:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %[[T:.*]] = func.call @approx_rt_param(%{{.*}}, %[[DFLT]], %{{.*}})
+// CHECK:         arith.cmpi sge, %{{.*}}, %[[T]]
+// CHECK:         scf.index_switch
+// CHECK:           func.call @approx_rt_param
+// CHECK:           func.call @approx_rt_param
