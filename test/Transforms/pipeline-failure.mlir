@@ -11,4 +11,4 @@ func.func @f(%x: i32) -> i32 {
 }
 approx.util.annotation.static_transform <{func_name = "f", transform_type = "loop_perforate", knob_val = 2 : i32}>
 
-// CHECK: pipeline-failure.mlir:12:1: error: 'approx.knob' op loop_perforate: the knob contains no scf.for or scf.while
+// CHECK: pipeline-failure.mlir:8:1: error: 'approx.knob' op loop_perforate: the knob contains no scf.for or scf.while
