@@ -1,0 +1,128 @@
+//===- RuntimeTest.cpp - the approx runtime knob table --------------------===//
+#include "approx_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+/// Writes `text` to a fresh file and returns its path.
+std::string writeTemp(const std::string &name, const std::string &text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override { approx_rt_reset(); }
+};
+
+TEST_F(RuntimeTest, ParamReturnsDefaultUntilSet) {
+  EXPECT_EQ(approx_rt_param(0, 7, "k_threshold_0"), 7);
+  EXPECT_EQ(approx_rt_param(0, 7, "k_threshold_0"), 7);
+}
+
+TEST_F(RuntimeTest, SetChangesRegisteredParameter) {
+  EXPECT_EQ(approx_rt_param(1, 3, "k_decision_0"), 3);
+  ASSERT_EQ(approx_rt_set("k_decision_0", 5), 0);
+  EXPECT_EQ(approx_rt_param(1, 3, "k_decision_0"), 5);
+  int32_t v = 0;
+  ASSERT_EQ(approx_rt_get("k_decision_0", &v), 0);
+  EXPECT_EQ(v, 5);
+}
+
+TEST_F(RuntimeTest, SetBeforeFirstReadApplies) {
+  ASSERT_EQ(approx_rt_set("early_decision_1", 9), 0);
+  EXPECT_EQ(approx_rt_param(2, 1, "early_decision_1"), 9);
+}
+
+TEST_F(RuntimeTest, ResetRestoresDefaults) {
+  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 4);
+  approx_rt_set("r_threshold_0", 40);
+  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 40);
+  approx_rt_reset();
+  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 4);
+}
+
+TEST_F(RuntimeTest, LoadConfigSetsEveryEntry) {
+  approx_rt_param(4, 0, "c_threshold_0");
+  approx_rt_param(5, 0, "c_decision_0");
+  std::string path = writeTemp("ok.json", "{\n  \"c_threshold_0\": 12,\n"
+                                          "  \"c_decision_0\": -3\n}\n");
+  ASSERT_EQ(approx_rt_load_config(path.c_str()), 0) << approx_rt_last_error();
+  EXPECT_EQ(approx_rt_param(4, 0, "c_threshold_0"), 12);
+  EXPECT_EQ(approx_rt_param(5, 0, "c_decision_0"), -3);
+}
+
+TEST_F(RuntimeTest, LoadConfigReportsLineAndSetsNothing) {
+  approx_rt_param(6, 1, "bad_threshold_0");
+  std::string path =
+      writeTemp("bad.json", "{\n  \"bad_threshold_0\": 5,\n  \"x\": 1.5\n}\n");
+  EXPECT_EQ(approx_rt_load_config(path.c_str()), -1);
+  std::string err = approx_rt_last_error();
+  EXPECT_NE(err.find("bad.json:3: values must be integers"), std::string::npos)
+      << err;
+  EXPECT_EQ(approx_rt_param(6, 1, "bad_threshold_0"), 1);
+}
+
+TEST_F(RuntimeTest, LoadConfigRejectsMalformedJson) {
+  for (const char *text : {"[1, 2]", "{\"a\": 1,}", "{\"a\" 1}",
+                           "{\"a\": 99999999999}", "{\"a\": 1} trailing"}) {
+    std::string path = writeTemp("malformed.json", text);
+    EXPECT_EQ(approx_rt_load_config(path.c_str()), -1) << text;
+    EXPECT_NE(std::string(approx_rt_last_error()).find("malformed.json:1:"),
+              std::string::npos)
+        << approx_rt_last_error();
+  }
+}
+
+TEST_F(RuntimeTest, LoadConfigMissingFile) {
+  EXPECT_EQ(approx_rt_load_config("/nonexistent/approx.json"), -1);
+  EXPECT_NE(std::string(approx_rt_last_error()).find("cannot open"),
+            std::string::npos);
+}
+
+TEST_F(RuntimeTest, GetUnknownParameterFails) {
+  int32_t v = 0;
+  EXPECT_EQ(approx_rt_get("never_seen", &v), -1);
+}
+
+TEST_F(RuntimeTest, ListsRegisteredParameters) {
+  size_t before = approx_rt_num_params();
+  approx_rt_param(100, 0, "listed_knob_val");
+  ASSERT_EQ(approx_rt_num_params(), before + 1);
+  EXPECT_STREQ(approx_rt_param_name(before), "listed_knob_val");
+  EXPECT_EQ(approx_rt_param_name(before + 1), nullptr);
+}
+
+// Death tests re-execute the binary ("threadsafe" style) so that the child
+// starts with a fresh table and reads APPROX_CONFIG itself.
+TEST(RuntimeDeathTest, BadApproxConfigStopsTheProgram) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::string path = writeTemp("env-bad.json", "{\"a\": }");
+  EXPECT_EXIT(
+      {
+        setenv("APPROX_CONFIG", path.c_str(), 1);
+        // The environment is read at the first access in this fresh child.
+        approx_rt_param(200, 0, "env_param");
+      },
+      ::testing::ExitedWithCode(2), "APPROX_CONFIG: .*env-bad.json:1");
+}
+
+TEST(RuntimeDeathTest, ApproxConfigIsAppliedAtFirstRead) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::string path = writeTemp("env-ok.json", "{\"env_decision_0\": 6}");
+  EXPECT_EXIT(
+      {
+        setenv("APPROX_CONFIG", path.c_str(), 1);
+        std::exit(approx_rt_param(201, 0, "env_decision_0"));
+      },
+      ::testing::ExitedWithCode(6), "");
+}
+
+} // namespace
