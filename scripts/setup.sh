@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need from Debian 12's packages
+# (LLVM/MLIR 22 from bookworm-security). Idempotent; needs root or sudo when
+# something is missing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache mold g++ python3 git
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
+  libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "setup: missing packages (${missing[*]}) and not root; run as root" >&2
+    exit 1
+  fi
+  sudo=sudo
+fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
