@@ -195,11 +195,6 @@ static LogicalResult verifyStateFunction(Operation *op,
   return verifyFunctionType(op, fn, inputs, TypeRange(i32), "state function");
 }
 
-static std::optional<ArrayRef<int32_t>>
-optionalArray(std::optional<ArrayRef<int32_t>> a) {
-  return a;
-}
-
 //===----------------------------------------------------------------------===//
 // KnobOp
 //===----------------------------------------------------------------------===//
@@ -311,9 +306,9 @@ LogicalResult DecisionTreeOp::verify() {
     return failure();
   if (failed(verifyDecisionTreeParams(
           *this, getThresholds(), getDecisions(),
-          optionalArray(getThresholdsLowers()),
-          optionalArray(getThresholdsUppers()),
-          optionalArray(getDecisionValues()))))
+          getThresholdsLowers(),
+          getThresholdsUppers(),
+          getDecisionValues())))
     return failure();
   if (auto names = getRuntimeParams())
     if (names->size() != getThresholds().size() + getDecisions().size())
@@ -430,9 +425,9 @@ LogicalResult DecisionTreeAnnotationOp::verify() {
              << " thresholds";
   if (failed(verifyDecisionTreeParams(
           *this, getThresholds(), getDecisions(),
-          optionalArray(getThresholdsLowers()),
-          optionalArray(getThresholdsUppers()),
-          optionalArray(getDecisionValues()))))
+          getThresholdsLowers(),
+          getThresholdsUppers(),
+          getDecisionValues())))
     return failure();
   if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
     return failure();

@@ -49,18 +49,6 @@ SmallVector<Operation *> collectChildLoops(Operation *root) {
   return out;
 }
 
-Operation *findFirstLoop(Region &region) {
-  Operation *found = nullptr;
-  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<scf::ForOp, scf::WhileOp>(op)) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 SmallVector<KnobOp> collectKnobs(ModuleOp module) {
   SmallVector<KnobOp> knobs;
   module.walk<WalkOrder::PostOrder>([&](KnobOp k) { knobs.push_back(k); });

@@ -16,9 +16,6 @@ mlir::LogicalResult verifyKnobsUnique(mlir::ModuleOp module);
 /// those loops do not. In program order.
 llvm::SmallVector<mlir::Operation *> collectChildLoops(mlir::Operation *root);
 
-/// The first scf.for / scf.while in `region` in pre-order, or null.
-mlir::Operation *findFirstLoop(mlir::Region &region);
-
 /// Knobs of `module` in post-order (inner knobs before the knobs around them).
 llvm::SmallVector<KnobOp> collectKnobs(mlir::ModuleOp module);
 

@@ -129,14 +129,10 @@ LogicalResult ConfigApproxPass::configure(DecisionTreeOp dt, KnobOp knob) {
     SmallVector<StringRef> refs(names.begin(), names.end());
     dt.setRuntimeParamsAttr(b.getStrArrayAttr(refs));
   }
-  if (failed(verifyDecisionTreeParams(
-          dt, thresholds, decisions,
-          dt.getThresholdsLowers() ? std::optional(*dt.getThresholdsLowers())
-                                   : std::nullopt,
-          dt.getThresholdsUppers() ? std::optional(*dt.getThresholdsUppers())
-                                   : std::nullopt,
-          dt.getDecisionValues() ? std::optional(*dt.getDecisionValues())
-                                 : std::nullopt))) {
+  if (failed(verifyDecisionTreeParams(dt, thresholds, decisions,
+                                      dt.getThresholdsLowers(),
+                                      dt.getThresholdsUppers(),
+                                      dt.getDecisionValues()))) {
     if (config)
       knob.emitRemark("after applying configuration '") << config->path << "'";
     return failure();
