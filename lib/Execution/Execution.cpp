@@ -40,31 +40,39 @@ std::unique_ptr<MLIRContext> makeContext() {
   return ctx;
 }
 
-/// Parses and lowers `source` to the LLVM dialect; diagnostics go to `diag`.
-OwningOpRef<ModuleOp> lowerToLLVMDialect(MLIRContext &ctx, StringRef source,
-                                         StringRef bufferName,
-                                         const CompileOptions &options,
-                                         std::string &diag) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
-  llvm::raw_string_ostream os(diag);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, os);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  if (!module)
-    return nullptr;
-  PassManager pm(&ctx);
-  PipelineOptions opts{options.configPath, options.mode, options.exact};
-  buildApproxToLLVMPipeline(pm, opts);
-  if (failed(pm.run(*module)))
-    return nullptr;
-  return module;
-}
+/// A module lowered to the LLVM dialect, with the context that owns it.
+struct Lowered {
+  std::unique_ptr<MLIRContext> ctx;
+  OwningOpRef<ModuleOp> module;
+};
 
-llvm::Error compileError(StringRef bufferName, const std::string &diag) {
-  std::string msg = diag.empty() ? (bufferName + ": compilation failed").str()
-                                 : diag;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+/// Parses `source` and runs the approx pipeline down to the LLVM dialect.
+/// Failures carry the diagnostics, located in `bufferName`.
+llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
+                              const CompileOptions &options) {
+  Lowered out{makeContext(), nullptr};
+  std::string diag;
+  {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+        llvm::SMLoc());
+    llvm::raw_string_ostream os(diag);
+    SourceMgrDiagnosticHandler handler(sourceMgr, out.ctx.get(), os);
+    out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
+    if (out.module) {
+      PassManager pm(out.ctx.get());
+      buildApproxToLLVMPipeline(
+          pm, {options.configPath, options.mode, options.exact});
+      if (failed(pm.run(*out.module)))
+        out.module = nullptr;
+    }
+  }
+  if (out.module)
+    return std::move(out);
+  if (diag.empty())
+    diag = (bufferName + ": compilation failed").str();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), diag);
 }
 
 } // namespace
@@ -72,32 +80,28 @@ llvm::Error compileError(StringRef bufferName, const std::string &diag) {
 llvm::Expected<std::string> compileToLLVMDialect(StringRef source,
                                                  StringRef bufferName,
                                                  const CompileOptions &options) {
-  auto ctx = makeContext();
-  std::string diag;
-  OwningOpRef<ModuleOp> module =
-      lowerToLLVMDialect(*ctx, source, bufferName, options, diag);
-  if (!module)
-    return compileError(bufferName, diag);
+  llvm::Expected<Lowered> lowered = lower(source, bufferName, options);
+  if (!lowered)
+    return lowered.takeError();
   std::string out;
   llvm::raw_string_ostream os(out);
-  module->print(os);
+  lowered->module->print(os);
   return out;
 }
 
 llvm::Expected<std::string> compileToLLVMIR(StringRef source,
                                             StringRef bufferName,
                                             const CompileOptions &options) {
-  auto ctx = makeContext();
-  std::string diag;
-  OwningOpRef<ModuleOp> module =
-      lowerToLLVMDialect(*ctx, source, bufferName, options, diag);
-  if (!module)
-    return compileError(bufferName, diag);
+  llvm::Expected<Lowered> lowered = lower(source, bufferName, options);
+  if (!lowered)
+    return lowered.takeError();
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmCtx, bufferName);
+      translateModuleToLLVMIR(*lowered->module, llvmCtx, bufferName);
   if (!llvmModule)
-    return compileError(bufferName, diag);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   bufferName + ": translation to LLVM IR "
+                                                "failed");
   std::string out;
   llvm::raw_string_ostream os(out);
   llvmModule->print(os, nullptr);
@@ -122,13 +126,11 @@ JitModule::create(StringRef source, StringRef bufferName,
   }();
   (void)initialized;
 
+  llvm::Expected<Lowered> lowered = lower(source, bufferName, options);
+  if (!lowered)
+    return lowered.takeError();
   auto impl = std::make_unique<Impl>();
-  impl->ctx = makeContext();
-  std::string diag;
-  OwningOpRef<ModuleOp> module =
-      lowerToLLVMDialect(*impl->ctx, source, bufferName, options, diag);
-  if (!module)
-    return compileError(bufferName, diag);
+  impl->ctx = std::move(lowered->ctx);
 
   SymbolBindings all = symbols;
   all.emplace_back("approx_rt_param", reinterpret_cast<void *>(&approx_rt_param));
@@ -139,7 +141,7 @@ JitModule::create(StringRef source, StringRef bufferName,
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
-  auto engine = ExecutionEngine::create(*module, engineOptions);
+  auto engine = ExecutionEngine::create(*lowered->module, engineOptions);
   if (!engine)
     return engine.takeError();
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {

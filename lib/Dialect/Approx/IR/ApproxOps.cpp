@@ -195,6 +195,29 @@ static LogicalResult verifyStateFunction(Operation *op,
   return verifyFunctionType(op, fn, inputs, TypeRange(i32), "state function");
 }
 
+/// Checks a safety contract's functions against the guarded region:
+/// `checker : (results..., args...) -> i1`, `recover : (args...) -> results`.
+static LogicalResult verifyContractFunctions(Operation *op,
+                                             SymbolTableCollection &tables,
+                                             StringRef checkerName,
+                                             StringRef recoverName,
+                                             TypeRange results,
+                                             TypeRange args) {
+  FunctionOpInterface checker =
+      lookupFunction(tables, op, checkerName, "checker");
+  FunctionOpInterface recover =
+      lookupFunction(tables, op, recoverName, "recover function");
+  if (!checker || !recover)
+    return failure();
+  SmallVector<Type> checkerInputs(results);
+  llvm::append_range(checkerInputs, args);
+  Type i1 = IntegerType::get(op->getContext(), 1);
+  if (failed(verifyFunctionType(op, checker, checkerInputs, TypeRange(i1),
+                                "checker")))
+    return failure();
+  return verifyFunctionType(op, recover, args, results, "recover function");
+}
+
 //===----------------------------------------------------------------------===//
 // KnobOp
 //===----------------------------------------------------------------------===//
@@ -360,20 +383,8 @@ SafetyContractOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto fn = knob->getParentOfType<FunctionOpInterface>();
   if (!fn)
     return emitOpError("must be inside a function");
-  FunctionOpInterface checker =
-      lookupFunction(tables, *this, getChecker(), "checker");
-  FunctionOpInterface recover =
-      lookupFunction(tables, *this, getRecover(), "recover function");
-  if (!checker || !recover)
-    return failure();
-  SmallVector<Type> checkerInputs(knob.getResultTypes());
-  llvm::append_range(checkerInputs, fn.getArgumentTypes());
-  Type i1 = IntegerType::get(getContext(), 1);
-  if (failed(verifyFunctionType(*this, checker, checkerInputs, TypeRange(i1),
-                                "checker")))
-    return failure();
-  return verifyFunctionType(*this, recover, fn.getArgumentTypes(),
-                            knob.getResultTypes(), "recover function");
+  return verifyContractFunctions(*this, tables, getChecker(), getRecover(),
+                                 knob.getResultTypes(), fn.getArgumentTypes());
 }
 
 //===----------------------------------------------------------------------===//
@@ -492,24 +503,15 @@ SafetyContractAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
   FunctionOpInterface target = lookupTarget(*this, tables, getFuncName());
   if (!target)
     return failure();
-  FunctionOpInterface checker =
-      lookupFunction(tables, *this, getChecker(), "checker");
-  FunctionOpInterface recover =
-      lookupFunction(tables, *this, getRecover(), "recover function");
-  if (!checker || !recover)
-    return failure();
   // For a loop knob the result types are known only once the knob exists;
-  // approx.safety_contract checks those.
+  // approx.safety_contract checks the signatures then.
   if (getLoopPath())
-    return success();
-  SmallVector<Type> checkerInputs(target.getResultTypes());
-  llvm::append_range(checkerInputs, target.getArgumentTypes());
-  Type i1 = IntegerType::get(getContext(), 1);
-  if (failed(verifyFunctionType(*this, checker, checkerInputs, TypeRange(i1),
-                                "checker")))
-    return failure();
-  return verifyFunctionType(*this, recover, target.getArgumentTypes(),
-                            target.getResultTypes(), "recover function");
+    return success(
+        lookupFunction(tables, *this, getChecker(), "checker") &&
+        lookupFunction(tables, *this, getRecover(), "recover function"));
+  return verifyContractFunctions(*this, tables, getChecker(), getRecover(),
+                                 target.getResultTypes(),
+                                 target.getArgumentTypes());
 }
 
 LogicalResult ConvertToCallAnnotationOp::verify() { return success(); }
