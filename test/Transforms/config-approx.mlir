@@ -4,6 +4,7 @@
 // RUN: approx-opt %s --emit-approx --emit-management --config-approx=exact=true | FileCheck %s --check-prefix=EXACT
 
 func.func private @s(i32) -> i32
+func.func private @ok(i32, i32) -> i1
 func.func @f(%x: i32) -> i32 { return %x : i32 }
 func.func @g(%n: index) {
   %c0 = arith.constant 0 : index
@@ -13,9 +14,11 @@ func.func @g(%n: index) {
   return
 }
 approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_perforate", state_indices = array<i64: 0>, state_function = "s", thresholds = array<i32: 5, 10>, decisions = array<i32: 0, 2, 3>, thresholds_lowers = array<i32: 0, 6>, thresholds_uppers = array<i32: 5, 20>, decision_values = array<i32: 0, 1, 2, 3>}>
+approx.util.annotation.safety_contract <{func_name = "f", checker = "ok", recover = "f"}>
 approx.util.annotation.static_transform <{func_name = "g", knob_name = "loop", loop_path = array<i64: 0>, transform_type = "loop_perforate", knob_val = 2 : i32}>
 
 // DEFAULT: approx.decision_tree %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 3>{{.*}}thresholds = array<i32: 5, 10>
+// DEFAULT: approx.safety_contract
 // DEFAULT: approx.transform <{knob_val = 2 : i32, transform_type = "loop_perforate"}>
 
 // JSON: approx.decision_tree %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 1>{{.*}}thresholds = array<i32: 3, 12>
@@ -27,4 +30,5 @@ approx.util.annotation.static_transform <{func_name = "g", knob_name = "loop", l
 // EXACT-LABEL: func.func @f(
 // EXACT-NOT:     func.call @s
 // EXACT:         approx.transform <{knob_val = 0 : i32, transform_type = "loop_perforate"}>
+// EXACT-NOT:     approx.safety_contract
 // EXACT:         approx.transform <{knob_val = 0 : i32, transform_type = "loop_perforate"}>

@@ -138,3 +138,16 @@ func.func @f(%x: i32) {
   }
   return
 }
+
+// -----
+
+func.func private @g(i32) -> i32
+func.func @f(%k: i32, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = ["func_substitute"], callee = @g}> -> i32 {
+    // expected-error @+1 {{a func_substitute driven by an SSA value needs decision_values: the values it may take decide the variants or branches to generate}}
+    approx.transform %k <{transform_type = "func_substitute"}>
+    %y = func.call @g(%x) : (i32) -> i32
+    approx.yield %y : i32
+  }
+  return %r : i32
+}

@@ -187,6 +187,10 @@ void ConfigApproxPass::runOnOperation() {
                        "emit-management before config-approx");
       return signalPassFailure();
     }
+    // The exact program has nothing to guard.
+    if (exact)
+      if (Operation *contract = knob.getSafetyContract())
+        contract->erase();
     LogicalResult r = success();
     if (auto dt = dyn_cast<DecisionTreeOp>(mgmt))
       r = configure(dt, knob);

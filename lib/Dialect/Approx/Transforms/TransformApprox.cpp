@@ -192,6 +192,11 @@ FailureOr<KnobValue> TransformApproxPass::knobValue(TransformOp t) {
   if (auto values = t.getDecisionValues())
     llvm::append_range(all, *values);
   if (t.getValue()) {
+    if (!t.getDecisionValues() && t.getTransformType() != kLoopPerforate)
+      return t.emitOpError("a ")
+             << t.getTransformType()
+             << " driven by an SSA value needs decision_values: the values "
+                "it may take decide the variants or branches to generate";
     k.value = t.getValue();
   } else {
     int32_t v = int32_t(t.getKnobValAttr().getInt());

@@ -41,7 +41,8 @@ def ConfigApprox : Pass<"config-approx", "::mlir::ModuleOp"> {
     `<knob>_knob_val` (static transforms), where `<knob>` is the knob name
     (the function name, or `<func>_<knob_name>`). Unknown names, values out
     of bounds, thresholds that are not ascending and decisions outside
-    `decision_values` are errors. `exact` sets every knob value to 0.
+    `decision_values` are errors. `exact` builds the exact program: every
+    knob value 0, no state function calls, no safety contracts.
 
     `mode=baked` (default) keeps the values as constants. `mode=runtime`
     marks every parameter to be read from the approx runtime knob table
