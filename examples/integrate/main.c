@@ -17,21 +17,14 @@ static double seconds(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Median time of `reps` calls, and the result. */
-static double timed(int64_t n, int32_t pending, int reps, double *result) {
-  double t[15];
-  for (int r = 0; r < reps; ++r) {
-    double t0 = seconds();
-    *result = integrate(n, pending);
-    t[r] = seconds() - t0;
-  }
-  for (int i = 1; i < reps; ++i)
+static double median(double *t, int n) {
+  for (int i = 1; i < n; ++i)
     for (int j = i; j > 0 && t[j] < t[j - 1]; --j) {
       double x = t[j];
       t[j] = t[j - 1];
       t[j - 1] = x;
     }
-  return t[reps / 2];
+  return t[n / 2];
 }
 
 /* The knob's tunable parameters are integrate_threshold_{0,1} and
@@ -47,9 +40,29 @@ static void setDecisions(int exact) {
   }
 }
 
+/* Exact and approximate calls alternate, so that both medians see the same
+ * machine load. */
+enum { kReps = 9 };
+static void measure(int64_t n, int32_t pending, double *exact, double *approx,
+                    double *tExact, double *tApprox) {
+  double te[kReps], ta[kReps];
+  for (int r = 0; r < kReps; ++r) {
+    setDecisions(1);
+    double t0 = seconds();
+    *exact = integrate(n, pending);
+    double t1 = seconds();
+    setDecisions(0);
+    *approx = integrate(n, pending);
+    double t2 = seconds();
+    te[r] = t1 - t0;
+    ta[r] = t2 - t1;
+  }
+  *tExact = median(te, kReps);
+  *tApprox = median(ta, kReps);
+}
+
 int main(void) {
   const int64_t n = 20000000;
-  const int reps = 7;
   const int32_t loads[] = {0, 2, 5, 7, 12, 40};
   printf("pi by the midpoint rule, n = %lld; knob 'integrate' perforates the "
          "loop by load\n\n",
@@ -57,11 +70,8 @@ int main(void) {
   printf("| pending | exact result | approx result | QoS (L2 acc.) | exact ms "
          "| approx ms | speedup |\n|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < sizeof loads / sizeof *loads; ++i) {
-    double exact, approx;
-    setDecisions(1);
-    double te = timed(n, loads[i], reps, &exact);
-    setDecisions(0);
-    double ta = timed(n, loads[i], reps, &approx);
+    double exact, approx, te, ta;
+    measure(n, loads[i], &exact, &approx, &te, &ta);
     double qos = 1.0 - fabs(exact - approx) / fabs(exact);
     printf("| %d | %.12f | %.12f | %.9f | %.2f | %.2f | %.2fx |\n", loads[i],
            exact, approx, qos, 1e3 * te, 1e3 * ta, te / ta);
