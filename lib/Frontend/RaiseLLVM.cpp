@@ -1,0 +1,231 @@
+//===- RaiseLLVM.cpp - imported LLVM IR -> func/cf/arith ------------------===//
+#include "approx/Frontend/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace approx {
+#define GEN_PASS_DEF_RAISELLVMTOSTD
+#include "approx/Frontend/Passes.h.inc"
+} // namespace approx
+
+using namespace mlir;
+
+namespace {
+
+bool isScalar(Type t) { return t.isIntOrIndexOrFloat(); }
+
+bool allScalar(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(), isScalar) &&
+         llvm::all_of(op->getResultTypes(), isScalar);
+}
+
+/// Replaces `op` by `To` with the same operands and result types.
+template <typename To> void replaceWith(OpBuilder &b, Operation *op) {
+  b.setInsertionPoint(op);
+  auto repl = To::create(b, op->getLoc(), op->getResultTypes(),
+                         op->getOperands(), ArrayRef<NamedAttribute>{});
+  op->replaceAllUsesWith(repl);
+  op->erase();
+}
+
+template <typename From, typename To>
+bool raiseSame(OpBuilder &b, Operation *op) {
+  if (!isa<From>(op) || !allScalar(op))
+    return false;
+  replaceWith<To>(b, op);
+  return true;
+}
+
+
+/// Scalar arithmetic, comparisons, casts, selects and constants.
+bool raiseArith(OpBuilder &b, Operation *op) {
+  // clang-format off
+  if (raiseSame<LLVM::AddOp, arith::AddIOp>(b, op) ||
+      raiseSame<LLVM::SubOp, arith::SubIOp>(b, op) ||
+      raiseSame<LLVM::MulOp, arith::MulIOp>(b, op) ||
+      raiseSame<LLVM::SDivOp, arith::DivSIOp>(b, op) ||
+      raiseSame<LLVM::UDivOp, arith::DivUIOp>(b, op) ||
+      raiseSame<LLVM::SRemOp, arith::RemSIOp>(b, op) ||
+      raiseSame<LLVM::URemOp, arith::RemUIOp>(b, op) ||
+      raiseSame<LLVM::AndOp, arith::AndIOp>(b, op) ||
+      raiseSame<LLVM::OrOp, arith::OrIOp>(b, op) ||
+      raiseSame<LLVM::XOrOp, arith::XOrIOp>(b, op) ||
+      raiseSame<LLVM::ShlOp, arith::ShLIOp>(b, op) ||
+      raiseSame<LLVM::LShrOp, arith::ShRUIOp>(b, op) ||
+      raiseSame<LLVM::AShrOp, arith::ShRSIOp>(b, op) ||
+      raiseSame<LLVM::FAddOp, arith::AddFOp>(b, op) ||
+      raiseSame<LLVM::FSubOp, arith::SubFOp>(b, op) ||
+      raiseSame<LLVM::FMulOp, arith::MulFOp>(b, op) ||
+      raiseSame<LLVM::FDivOp, arith::DivFOp>(b, op) ||
+      raiseSame<LLVM::FRemOp, arith::RemFOp>(b, op) ||
+      raiseSame<LLVM::FNegOp, arith::NegFOp>(b, op) ||
+      raiseSame<LLVM::SExtOp, arith::ExtSIOp>(b, op) ||
+      raiseSame<LLVM::ZExtOp, arith::ExtUIOp>(b, op) ||
+      raiseSame<LLVM::TruncOp, arith::TruncIOp>(b, op) ||
+      raiseSame<LLVM::SIToFPOp, arith::SIToFPOp>(b, op) ||
+      raiseSame<LLVM::UIToFPOp, arith::UIToFPOp>(b, op) ||
+      raiseSame<LLVM::FPToSIOp, arith::FPToSIOp>(b, op) ||
+      raiseSame<LLVM::FPToUIOp, arith::FPToUIOp>(b, op) ||
+      raiseSame<LLVM::FPExtOp, arith::ExtFOp>(b, op) ||
+      raiseSame<LLVM::FPTruncOp, arith::TruncFOp>(b, op) ||
+      raiseSame<LLVM::SelectOp, arith::SelectOp>(b, op))
+    return true;
+  // clang-format on
+  b.setInsertionPoint(op);
+  if (auto cmp = dyn_cast<LLVM::ICmpOp>(op)) {
+    if (!allScalar(op))
+      return false;
+    auto pred = arith::symbolizeCmpIPredicate(
+        LLVM::stringifyICmpPredicate(cmp.getPredicate()));
+    if (!pred)
+      return false;
+    auto repl = arith::CmpIOp::create(b, op->getLoc(), *pred, cmp.getLhs(),
+                                      cmp.getRhs());
+    op->replaceAllUsesWith(repl);
+    op->erase();
+    return true;
+  }
+  if (auto cmp = dyn_cast<LLVM::FCmpOp>(op)) {
+    if (!allScalar(op))
+      return false;
+    StringRef name = LLVM::stringifyFCmpPredicate(cmp.getPredicate());
+    auto pred = arith::symbolizeCmpFPredicate(name.ltrim('_'));
+    if (!pred)
+      return false;
+    auto repl = arith::CmpFOp::create(b, op->getLoc(), *pred, cmp.getLhs(),
+                                      cmp.getRhs());
+    op->replaceAllUsesWith(repl);
+    op->erase();
+    return true;
+  }
+  if (auto cst = dyn_cast<LLVM::ConstantOp>(op)) {
+    auto value = dyn_cast<TypedAttr>(cst.getValue());
+    if (!value || !isa<IntegerAttr, FloatAttr>(value) ||
+        value.getType() != cst.getType())
+      return false;
+    auto repl = arith::ConstantOp::create(b, op->getLoc(), value);
+    op->replaceAllUsesWith(repl);
+    op->erase();
+    return true;
+  }
+  return false;
+}
+
+/// Branches and returns of a raised function.
+bool raiseTerminator(OpBuilder &b, Operation *op, func::FuncOp fn) {
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  if (auto br = dyn_cast<LLVM::BrOp>(op)) {
+    cf::BranchOp::create(b, loc, br.getDest(), br.getDestOperands());
+  } else if (auto br = dyn_cast<LLVM::CondBrOp>(op)) {
+    cf::CondBranchOp::create(b, loc, br.getCondition(), br.getTrueDest(),
+                             br.getTrueDestOperands(), br.getFalseDest(),
+                             br.getFalseDestOperands());
+  } else if (auto sw = dyn_cast<LLVM::SwitchOp>(op)) {
+    SmallVector<ValueRange> caseOperands;
+    for (unsigned i = 0, e = sw.getCaseDestinations().size(); i < e; ++i)
+      caseOperands.push_back(sw.getCaseOperands(i));
+    DenseIntElementsAttr values;
+    if (auto v = sw.getCaseValues())
+      values = *v;
+    cf::SwitchOp::create(b, loc, sw.getValue(), sw.getDefaultDestination(),
+                         sw.getDefaultOperands(), values,
+                         sw.getCaseDestinations(), caseOperands);
+  } else if (auto ret = dyn_cast<LLVM::ReturnOp>(op)) {
+    func::ReturnOp::create(b, loc, ret.getOperands());
+  } else if (isa<LLVM::UnreachableOp>(op)) {
+    SmallVector<Value> poison;
+    for (Type t : fn.getResultTypes())
+      poison.push_back(ub::PoisonOp::create(b, loc, t));
+    func::ReturnOp::create(b, loc, poison);
+  } else {
+    return false;
+  }
+  op->erase();
+  return true;
+}
+
+struct RaiseLLVMToStdPass
+    : approx::impl::RaiseLLVMToStdBase<RaiseLLVMToStdPass> {
+  void runOnOperation() override;
+};
+
+} // namespace
+
+void RaiseLLVMToStdPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  OpBuilder b(&getContext());
+
+  // Functions used other than as the callee of a direct call keep their
+  // llvm.func form: addressof needs an llvm.func.
+  llvm::StringSet<> addressTaken;
+  module.walk([&](Operation *op) {
+    if (auto addr = dyn_cast<LLVM::AddressOfOp>(op))
+      addressTaken.insert(addr.getGlobalName());
+    else if (auto eq = dyn_cast<LLVM::DSOLocalEquivalentOp>(op))
+      addressTaken.insert(eq.getFunctionName());
+  });
+
+  llvm::StringSet<> raised;
+  SmallVector<LLVM::LLVMFuncOp> candidates(module.getOps<LLVM::LLVMFuncOp>());
+  for (LLVM::LLVMFuncOp f : candidates) {
+    if (f.isVarArg() || addressTaken.contains(f.getName()) ||
+        f.getCConv() != LLVM::CConv::C)
+      continue;
+    bool usesEH = false;
+    f.walk([&](Operation *op) {
+      if (isa<LLVM::InvokeOp, LLVM::LandingpadOp, LLVM::ResumeOp>(op))
+        usesEH = true;
+    });
+    if (usesEH)
+      continue;
+    LLVM::LLVMFunctionType llvmType = f.getFunctionType();
+    SmallVector<Type> results;
+    if (!isa<LLVM::LLVMVoidType>(llvmType.getReturnType()))
+      results.push_back(llvmType.getReturnType());
+    b.setInsertionPoint(f);
+    auto fn = func::FuncOp::create(
+        b, f.getLoc(), f.getName(),
+        FunctionType::get(&getContext(), llvmType.getParams(), results));
+    if (f.isExternal()) {
+      fn.setPrivate();
+    } else if (f.getLinkage() == LLVM::Linkage::Internal ||
+               f.getLinkage() == LLVM::Linkage::Private) {
+      fn->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(&getContext(), f.getLinkage()));
+    }
+    fn.getBody().takeBody(f.getBody());
+    f.erase();
+    raised.insert(fn.getName());
+
+    SmallVector<Operation *> ops;
+    fn.walk([&](Operation *op) {
+      if (op != fn)
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (!raiseTerminator(b, op, fn))
+        raiseArith(b, op);
+  }
+
+  // Direct calls to raised functions, wherever they are.
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (auto callee = call.getCallee(); callee && raised.contains(*callee))
+      calls.push_back(call);
+  });
+  for (LLVM::CallOp call : calls) {
+    b.setInsertionPoint(call);
+    auto repl = func::CallOp::create(b, call.getLoc(), *call.getCallee(),
+                                     call.getResultTypes(),
+                                     call.getArgOperands());
+    call->replaceAllUsesWith(repl);
+    call.erase();
+  }
+}
