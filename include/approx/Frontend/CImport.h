@@ -1,0 +1,36 @@
+//===- CImport.h - C/C++ source to MLIR -------------------------*- C++ -*-===//
+#ifndef APPROX_FRONTEND_CIMPORT_H
+#define APPROX_FRONTEND_CIMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace approx {
+
+struct CImportOptions {
+  /// Driver-style arguments for Clang (-I, -D, -std=, -x c++, ...).
+  std::vector<std::string> clangArgs;
+  /// The clang the arguments are interpreted for (header search, resource
+  /// directory).
+  std::string clangPath;
+  /// Attach the file's `// @approx:` annotations as approx.util.annotation
+  /// ops.
+  bool annotate = true;
+};
+
+/// Compiles one C or C++ file with Clang in process to LLVM IR (-O0 without
+/// optnone, then mem2reg and SROA, which keep loops top-tested), imports it
+/// into MLIR, raises it to func/cf/arith, lifts its control flow to scf and
+/// uplifts counted loops to scf.for. Clang diagnostics go to stderr;
+/// annotation errors are emitted on `ctx` at `file:line:col`. Returns null on
+/// any error.
+mlir::OwningOpRef<mlir::ModuleOp> importCSource(mlir::MLIRContext &ctx,
+                                                llvm::StringRef path,
+                                                const CImportOptions &options);
+
+} // namespace approx
+
+#endif // APPROX_FRONTEND_CIMPORT_H

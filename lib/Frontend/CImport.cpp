@@ -1,0 +1,468 @@
+//===- CImport.cpp - C/C++ source to MLIR with annotations ----------------===//
+#include "approx/Frontend/CImport.h"
+
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Frontend/Annotations.h"
+#include "approx/Frontend/Passes.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Import.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace approx {
+
+namespace {
+
+/// A loop of the source: its first line and its position among the loops
+/// of its function (see the annotation's loop_path).
+struct SourceLoop {
+  unsigned line;
+  std::vector<int64_t> path;
+};
+
+struct SourceFunction {
+  unsigned line;
+  std::string sourceName, linkName;
+  std::vector<SourceLoop> loops;
+};
+
+/// What the AST says about the main file.
+struct SourceIndex {
+  std::vector<SourceFunction> functions;        // definitions in the file
+  std::map<std::string, std::string> linkNames; // source name -> symbol
+};
+
+class IndexBuilder : public clang::ASTConsumer {
+public:
+  explicit IndexBuilder(SourceIndex &index) : index(index) {}
+
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    mangle.reset(ctx.createMangleContext());
+    sm = &ctx.getSourceManager();
+    visit(ctx.getTranslationUnitDecl());
+  }
+
+private:
+  SourceIndex &index;
+  std::unique_ptr<clang::MangleContext> mangle;
+  const clang::SourceManager *sm = nullptr;
+
+  std::string linkName(clang::FunctionDecl *fd) {
+    if (!mangle->shouldMangleDeclName(fd))
+      return fd->getNameAsString();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd))
+      mangle->mangleName(clang::GlobalDecl(ctor, clang::Ctor_Complete), os);
+    else if (auto *dtor = llvm::dyn_cast<clang::CXXDestructorDecl>(fd))
+      mangle->mangleName(clang::GlobalDecl(dtor, clang::Dtor_Complete), os);
+    else
+      mangle->mangleName(clang::GlobalDecl(fd), os);
+    return s;
+  }
+
+  unsigned lineOf(clang::SourceLocation loc) {
+    return sm->getExpansionLineNumber(loc);
+  }
+
+  /// Loops below `s`, numbered per nesting level (see loop_path).
+  void collectLoops(clang::Stmt *s, std::vector<int64_t> &path,
+                    int64_t &counter, std::vector<SourceLoop> &out) {
+    for (clang::Stmt *child : s->children()) {
+      if (!child || llvm::isa<clang::LambdaExpr, clang::BlockExpr>(child))
+        continue;
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt,
+                    clang::CXXForRangeStmt>(child)) {
+        path.push_back(counter++);
+        out.push_back({lineOf(child->getBeginLoc()), path});
+        int64_t inner = 0;
+        collectLoops(child, path, inner, out);
+        path.pop_back();
+      } else {
+        collectLoops(child, path, counter, out);
+      }
+    }
+  }
+
+  void function(clang::FunctionDecl *fd) {
+    if (fd->isDependentContext() || !fd->getDeclName().isIdentifier())
+      return;
+    std::string name = fd->getNameAsString();
+    index.linkNames.emplace(name, linkName(fd));
+    if (!fd->doesThisDeclarationHaveABody() ||
+        !sm->isInMainFile(sm->getExpansionLoc(fd->getBeginLoc())))
+      return;
+    SourceFunction f{lineOf(fd->getBeginLoc()), name, linkName(fd), {}};
+    std::vector<int64_t> path;
+    int64_t counter = 0;
+    collectLoops(fd->getBody(), path, counter, f.loops);
+    index.functions.push_back(std::move(f));
+  }
+
+  /// Functions of the translation unit, namespaces, classes and
+  /// extern "C" blocks included.
+  void visit(clang::DeclContext *dc) {
+    for (clang::Decl *d : dc->decls()) {
+      if (auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d))
+        function(fd);
+      if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl,
+                    clang::CXXRecordDecl, clang::ExportDecl>(d))
+        visit(llvm::cast<clang::DeclContext>(d));
+    }
+  }
+};
+
+/// EmitLLVMOnlyAction that also indexes the AST.
+class ImportAction : public clang::EmitLLVMOnlyAction {
+public:
+  ImportAction(llvm::LLVMContext *ctx, SourceIndex &index)
+      : EmitLLVMOnlyAction(ctx), index(index) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    // Index first: code generation may release AST resources once done.
+    consumers.push_back(std::make_unique<IndexBuilder>(index));
+    consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  SourceIndex &index;
+};
+
+/// mem2reg + SROA: SSA form with top-tested loops kept (no loop rotation).
+void promoteToSSA(llvm::Module &m) {
+  llvm::PassBuilder pb;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::PromotePass());
+  fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  llvm::ModulePassManager mpm;
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+  mpm.run(m, mam);
+}
+
+/// The first line after `after` holding code (not blank, not a comment).
+unsigned nextCodeLine(llvm::ArrayRef<llvm::StringRef> lines, unsigned after) {
+  for (unsigned l = after + 1; l <= lines.size(); ++l) {
+    llvm::StringRef t = lines[l - 1].trim();
+    if (t.empty() || t.starts_with("//") ||
+        (t.starts_with("/*") && t.ends_with("*/")))
+      continue;
+    return l;
+  }
+  return 0;
+}
+
+/// Turns source annotations into approx.util.annotation ops.
+class Annotator {
+public:
+  Annotator(ModuleOp module, llvm::StringRef path, const SourceIndex &index)
+      : module(module), path(path), index(index), b(module.getContext()) {
+    b.setInsertionPointToEnd(module.getBody());
+  }
+
+  LogicalResult run(llvm::StringRef text) {
+    std::vector<AnnotationError> errors;
+    std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
+    for (const AnnotationError &e : errors)
+      emitError(loc(e.pos), e.message);
+    if (!errors.empty())
+      return failure();
+    llvm::SmallVector<llvm::StringRef> lines;
+    text.split(lines, '\n');
+    bool ok = true;
+    for (const SourceAnnotation &ann : anns)
+      ok &= succeeded(attach(ann, nextCodeLine(lines, ann.lastLine)));
+    return success(ok);
+  }
+
+private:
+  ModuleOp module;
+  std::string path;
+  const SourceIndex &index;
+  OpBuilder b;
+
+  Location loc(SourcePos p) {
+    return FileLineColLoc::get(module.getContext(), path, p.line, p.col);
+  }
+
+  /// The symbol of source name `name`, or an error at `p`.
+  FailureOr<std::string> symbol(llvm::StringRef name, SourcePos p,
+                                llvm::StringRef role) {
+    auto it = index.linkNames.find(name.str());
+    if (it == index.linkNames.end())
+      return emitError(loc(p)) << role << " '" << name
+                               << "' is not declared in this file";
+    return it->second;
+  }
+
+  DenseI32ArrayAttr i32s(const AnnotationValue *v) {
+    if (!v)
+      return {};
+    llvm::SmallVector<int32_t> xs(v->list.begin(), v->list.end());
+    return b.getDenseI32ArrayAttr(xs);
+  }
+
+  /// C++: variants are found by source name (approx_<f>_<k>) but the
+  /// pipeline looks for approx_<symbol of f>_<k>; bridge with a private
+  /// forwarding function.
+  LogicalResult bridgeVariants(const SourceAnnotation &ann,
+                               llvm::StringRef sourceBase,
+                               llvm::StringRef linkBase) {
+    std::vector<int64_t> values;
+    for (const char *key : {"decisions", "decision_values"})
+      if (const AnnotationValue *v = ann.get(key))
+        values.insert(values.end(), v->list.begin(), v->list.end());
+    if (const AnnotationValue *v = ann.get("knob_val"))
+      values.push_back(v->integer);
+    llvm::sort(values);
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    for (int64_t k : values) {
+      if (k == 0)
+        continue;
+      std::string src = variantName(sourceBase, k);
+      FailureOr<std::string> sym = symbol(src, ann.pos, "func_substitute variant");
+      if (failed(sym))
+        return failure();
+      std::string want = variantName(linkBase, k);
+      if (*sym == want || module.lookupSymbol(want))
+        continue;
+      auto target = module.lookupSymbol<func::FuncOp>(*sym);
+      if (!target)
+        return emitError(loc(ann.pos))
+               << "func_substitute variant '" << src
+               << "' must be a plain function (not variadic, address not "
+                  "taken)";
+      OpBuilder fb(module.getContext());
+      fb.setInsertionPointToEnd(module.getBody());
+      auto fwd = func::FuncOp::create(fb, target.getLoc(), want,
+                                      target.getFunctionType());
+      fwd.setPrivate();
+      Block *entry = fwd.addEntryBlock();
+      fb.setInsertionPointToEnd(entry);
+      auto call = func::CallOp::create(fb, target.getLoc(), target,
+                                       entry->getArguments());
+      func::ReturnOp::create(fb, target.getLoc(), call.getResults());
+    }
+    return success();
+  }
+
+  /// The identity state function on the last argument, when none is named.
+  FailureOr<std::string> defaultState(const SourceAnnotation &ann,
+                                      func::FuncOp fn) {
+    if (fn.getNumArguments() == 0 ||
+        !fn.getArgumentTypes().back().isInteger(32))
+      return emitError(loc(ann.pos))
+             << "state_function is required unless the state is the last "
+                "argument and an int";
+    constexpr llvm::StringLiteral name = "__approx_state_identity";
+    if (!module.lookupSymbol(name)) {
+      OpBuilder fb(module.getContext());
+      fb.setInsertionPointToStart(module.getBody());
+      auto i32 = fb.getI32Type();
+      auto f = func::FuncOp::create(fb, module.getLoc(), name,
+                                    fb.getFunctionType({i32}, {i32}));
+      f.setPrivate();
+      Block *entry = f.addEntryBlock();
+      fb.setInsertionPointToEnd(entry);
+      func::ReturnOp::create(fb, module.getLoc(), entry->getArgument(0));
+    }
+    return std::string(name);
+  }
+
+  LogicalResult attach(const SourceAnnotation &ann, unsigned targetLine) {
+    const SourceFunction *fn = nullptr;
+    const SourceLoop *loop = nullptr;
+    for (const SourceFunction &f : index.functions) {
+      if (f.line == targetLine) {
+        fn = &f;
+        break;
+      }
+      for (const SourceLoop &l : f.loops)
+        if (l.line == targetLine && !loop) {
+          fn = &f;
+          loop = &l;
+        }
+      if (loop)
+        break;
+    }
+    if (!fn)
+      return emitError(loc(ann.pos))
+             << "annotation is not followed by a function definition or a "
+                "for/while loop";
+    auto func = module.lookupSymbol<func::FuncOp>(fn->linkName);
+    if (!func)
+      return emitError(loc(ann.pos))
+             << "function '" << fn->sourceName
+             << "' cannot be approximated: it is not emitted, or it is "
+                "variadic or its address is taken";
+
+    Location l = loc(ann.pos);
+    StringAttr funcName = b.getStringAttr(fn->linkName);
+    StringAttr knobName;
+    if (const AnnotationValue *v = ann.get("knob_name"))
+      knobName = b.getStringAttr(v->identifier);
+    else if (loop)
+      knobName = b.getStringAttr("line" + std::to_string(loop->line));
+    DenseI64ArrayAttr loopPath =
+        loop ? b.getDenseI64ArrayAttr(loop->path) : DenseI64ArrayAttr();
+
+    if (ann.kind == SourceAnnotation::SafetyContract) {
+      FailureOr<std::string> checker =
+          symbol(ann.get("checker")->identifier, ann.get("checker")->pos,
+                 "checker");
+      FailureOr<std::string> recover =
+          symbol(ann.get("recover")->identifier, ann.get("recover")->pos,
+                 "recover function");
+      if (failed(checker) || failed(recover))
+        return failure();
+      SafetyContractAnnotationOp::create(b, l, funcName,
+                                         b.getStringAttr(*checker),
+                                         b.getStringAttr(*recover), knobName,
+                                         loopPath);
+      return success();
+    }
+
+    StringAttr type = b.getStringAttr(ann.get("transform_type")->identifier);
+    StringAttr callee;
+    std::string sourceBase = fn->sourceName, linkBase = fn->linkName;
+    if (const AnnotationValue *v = ann.get("callee")) {
+      FailureOr<std::string> sym = symbol(v->identifier, v->pos, "callee");
+      if (failed(sym))
+        return failure();
+      callee = b.getStringAttr(*sym);
+      sourceBase = v->identifier;
+      linkBase = *sym;
+    }
+    if (type.getValue() == kFuncSubstitute &&
+        failed(bridgeVariants(ann, sourceBase, linkBase)))
+      return failure();
+
+    if (ann.kind == SourceAnnotation::StaticTransform) {
+      StaticTransformAnnotationOp::create(
+          b, l, funcName, type,
+          b.getI32IntegerAttr(ann.get("knob_val")->integer),
+          i32s(ann.get("decision_values")), knobName, loopPath, callee);
+      return success();
+    }
+
+    std::string stateFn;
+    if (const AnnotationValue *v = ann.get("state_function")) {
+      FailureOr<std::string> sym = symbol(v->identifier, v->pos, "state function");
+      if (failed(sym))
+        return failure();
+      stateFn = *sym;
+    } else {
+      FailureOr<std::string> dflt = defaultState(ann, func);
+      if (failed(dflt))
+        return failure();
+      stateFn = *dflt;
+    }
+    std::vector<int64_t> indices{-1};
+    if (const AnnotationValue *v = ann.get("state_indices"))
+      indices = v->list;
+    DecisionTreeAnnotationOp::create(
+        b, l, funcName, type, b.getDenseI64ArrayAttr(indices),
+        b.getStringAttr(stateFn), i32s(ann.get("thresholds")),
+        i32s(ann.get("decisions")), i32s(ann.get("thresholds_lower")),
+        i32s(ann.get("thresholds_upper")), i32s(ann.get("decision_values")),
+        /*num_thresholds=*/IntegerAttr(), knobName, loopPath, callee);
+    return success();
+  }
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
+                                    const CImportOptions &options) {
+  // Clang, in process.
+  std::vector<std::string> argStrings = {options.clangPath, "-fsyntax-only",
+                                         "-O0",
+                                         "-Xclang", "-disable-O0-optnone",
+                                         "-gline-tables-only"};
+  argStrings.insert(argStrings.end(), options.clangArgs.begin(),
+                    options.clangArgs.end());
+  argStrings.push_back(path.str());
+  std::vector<const char *> args;
+  for (const std::string &s : argStrings)
+    args.push_back(s.c_str());
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(args);
+  if (!invocation) {
+    emitError(UnknownLoc::get(&ctx)) << "cannot compile '" << path
+                                     << "': invalid compiler arguments";
+    return nullptr;
+  }
+  clang::CompilerInstance ci(invocation);
+  ci.createDiagnostics();
+  llvm::LLVMContext llvmCtx;
+  SourceIndex index;
+  ImportAction action(&llvmCtx, index);
+  if (!ci.ExecuteAction(action))
+    return nullptr;
+  std::unique_ptr<llvm::Module> llvmModule = action.takeModule();
+  if (!llvmModule)
+    return nullptr;
+  promoteToSSA(*llvmModule);
+
+  // MLIR: import, raise, lift, uplift.
+  OwningOpRef<ModuleOp> module =
+      translateLLVMIRToModule(std::move(llvmModule), &ctx,
+                              /*emitExpensiveWarnings=*/false);
+  if (!module)
+    return nullptr;
+  PassManager pm(&ctx);
+  pm.addPass(createRaiseLLVMToStd());
+  pm.addPass(createLiftToSCF());
+  pm.addPass(createUpliftWhileToFor());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(*module)))
+    return nullptr;
+
+  if (!options.annotate)
+    return module;
+  auto text = llvm::MemoryBuffer::getFile(path);
+  if (!text) {
+    emitError(UnknownLoc::get(&ctx))
+        << "cannot read '" << path << "': " << text.getError().message();
+    return nullptr;
+  }
+  Annotator annotator(*module, path, index);
+  if (failed(annotator.run((*text)->getBuffer())))
+    return nullptr;
+  return module;
+}
+
+} // namespace approx

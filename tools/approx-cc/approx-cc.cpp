@@ -1,0 +1,254 @@
+//===- approx-cc.cpp - C/C++ with `// @approx:` annotations to native -----===//
+//
+//   approx-cc kernel.c main.c -O2 -o prog              # executable
+//   approx-cc -c kernel.c -o kernel.o                  # object
+//   approx-cc kernel.c -emit=annotated                 # MLIR with annotation ops
+//   approx-cc kernel.c --approx-config=best.json ...   # a tuned configuration
+//
+//===----------------------------------------------------------------------===//
+#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Frontend/CImport.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
+                             cl::desc("<C/C++ sources, objects, archives>"));
+cl::opt<std::string> output("o", cl::desc("Output file"),
+                            cl::value_desc("file"));
+cl::opt<bool> compileOnly("c", cl::desc("Compile to object files, no link"));
+cl::opt<std::string> emit(
+    "emit",
+    cl::desc("Stop at a stage and print it: mlir (imported and raised), "
+             "annotated (with annotation ops), approx (after the approx "
+             "pipeline), llvm (LLVM IR)"),
+    cl::value_desc("mlir|annotated|approx|llvm"), cl::init(""));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level (default 2)"),
+                           cl::Prefix, cl::init(2));
+cl::list<std::string> includeDirs("I", cl::Prefix, cl::desc("Include directory"),
+                                  cl::value_desc("dir"));
+cl::list<std::string> defines("D", cl::Prefix, cl::desc("Define a macro"),
+                              cl::value_desc("name[=value]"));
+cl::opt<std::string> standard("std", cl::desc("Language standard"),
+                              cl::value_desc("c11|c++17|..."), cl::init(""));
+cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
+                           cl::value_desc("name"));
+cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
+                              cl::value_desc("dir"));
+cl::opt<std::string> config("approx-config",
+                            cl::desc("JSON configuration (seed parameter "
+                                     "names) instead of the annotations' "
+                                     "values"),
+                            cl::value_desc("file.json"), cl::init(""));
+cl::opt<bool> runtimeTable(
+    "approx-runtime-table",
+    cl::desc("Read knob parameters from the runtime table (APPROX_CONFIG, C "
+             "API) instead of baking them in"));
+cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"));
+cl::opt<std::string> clangPath("clang", cl::desc("clang used for parsing, "
+                                                 "code generation and linking"),
+                               cl::init(APPROX_DEFAULT_CLANG));
+
+int fail(const Twine &msg) {
+  WithColor::error(errs(), "approx-cc") << msg << "\n";
+  return 1;
+}
+
+bool isCxx(StringRef path) {
+  return path.ends_with(".cc") || path.ends_with(".cpp") ||
+         path.ends_with(".cxx") || path.ends_with(".C");
+}
+bool isSource(StringRef path) { return path.ends_with(".c") || isCxx(path); }
+
+std::string runtimeLibDir(const char *argv0) {
+  std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeLibDir);
+  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+
+int runTool(StringRef program, const std::vector<std::string> &args) {
+  std::vector<StringRef> refs(args.begin(), args.end());
+  std::string err;
+  int rc = sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &err);
+  if (rc < 0)
+    return fail("cannot run '" + program + "': " + err);
+  if (rc != 0)
+    return fail(sys::path::filename(program) + " failed (exit " + Twine(rc) +
+                ")");
+  return 0;
+}
+
+bool writeText(StringRef path, StringRef text) {
+  std::error_code ec;
+  ToolOutputFile out(path, ec, sys::fs::OF_Text);
+  if (ec) {
+    fail("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
+  out.os() << text;
+  out.keep();
+  return true;
+}
+
+/// Compiles one source file; returns 0 and, unless an -emit stage printed,
+/// the path of the object in `object`.
+int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
+  approx::CImportOptions importOptions;
+  importOptions.clangPath = clangPath;
+  importOptions.annotate = emit != "mlir";
+  for (const std::string &d : includeDirs)
+    importOptions.clangArgs.push_back("-I" + d);
+  for (const std::string &d : defines)
+    importOptions.clangArgs.push_back("-D" + d);
+  if (!standard.empty())
+    importOptions.clangArgs.push_back("-std=" + standard);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      approx::importCSource(ctx, source, importOptions);
+  if (!module)
+    return 1;
+  auto print = [&](mlir::ModuleOp m) {
+    std::string text;
+    raw_string_ostream os(text);
+    m.print(os);
+    return writeText(output.empty() ? "-" : StringRef(output), text) ? 0 : 1;
+  };
+  if (emit == "mlir" || emit == "annotated")
+    return print(*module);
+
+  approx::PipelineOptions opts{config, runtimeTable ? "runtime" : "baked",
+                               exact};
+  mlir::PassManager pm(&ctx);
+  if (emit == "approx") {
+    approx::buildApproxPipeline(pm, opts);
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    if (failed(pm.run(*module)))
+      return 1;
+    return print(*module);
+  }
+  approx::buildApproxToLLVMPipeline(pm, opts);
+  if (failed(pm.run(*module)))
+    return 1;
+  LLVMContext llvmCtx;
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(*module, llvmCtx, source);
+  if (!llvmModule)
+    return fail("cannot translate '" + source + "' to LLVM IR");
+  std::string ir;
+  raw_string_ostream os(ir);
+  llvmModule->print(os, nullptr);
+  if (emit == "llvm")
+    return writeText(output.empty() ? "-" : StringRef(output), ir) ? 0 : 1;
+
+  SmallString<128> llPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("approx-cc", "ll", llPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  FileRemover remover(llPath);
+  if (!writeText(llPath, ir))
+    return 1;
+  return runTool(clangPath, {clangPath, "-O" + std::to_string(optLevel),
+                             "-Wno-override-module", "-c", "-o",
+                             object.str(), std::string(llPath)});
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "approx-cc: C/C++ with `// @approx:` annotations to native code\n");
+
+  std::vector<std::string> sources, others;
+  for (const std::string &in : inputs)
+    (isSource(in) ? sources : others).push_back(in);
+  if (sources.empty())
+    return fail("no C or C++ source among the inputs");
+  if (!emit.empty() && emit != "mlir" && emit != "annotated" &&
+      emit != "approx" && emit != "llvm")
+    return fail("-emit must be mlir, annotated, approx or llvm, got '" + emit +
+                "'");
+  if (!emit.empty() && sources.size() != 1)
+    return fail("-emit takes exactly one source file");
+  if (compileOnly && !output.empty() && sources.size() > 1)
+    return fail("-c -o takes exactly one source file");
+  if (exact && (!config.empty() || runtimeTable))
+    return fail("--approx-exact excludes --approx-config and "
+                "--approx-runtime-table");
+  if (optLevel > 3)
+    return fail("-O takes 0 to 3");
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::registerAllFromLLVMIRTranslations(registry);
+  registry.insert<approx::ApproxDialect>();
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  if (!emit.empty())
+    return compileSource(ctx, sources.front(), "");
+
+  std::vector<std::string> objects;
+  std::vector<std::unique_ptr<FileRemover>> temporaries;
+  for (const std::string &src : sources) {
+    std::string object;
+    if (compileOnly) {
+      object = !output.empty() ? std::string(output)
+                               : (sys::path::stem(src) + ".o").str();
+    } else {
+      SmallString<128> tmp;
+      if (std::error_code ec =
+              sys::fs::createTemporaryFile("approx-cc", "o", tmp))
+        return fail("cannot create a temporary file: " + ec.message());
+      object = std::string(tmp);
+      temporaries.push_back(std::make_unique<FileRemover>(tmp));
+    }
+    if (int rc = compileSource(ctx, src, object))
+      return rc;
+    objects.push_back(object);
+  }
+  if (compileOnly)
+    return 0;
+
+  bool cxx = llvm::any_of(sources, [](StringRef s) { return isCxx(s); });
+  std::string linker = clangPath;
+  if (cxx)
+    linker = (sys::path::parent_path(clangPath) + "/clang++").str();
+  std::vector<std::string> args = {linker, "-O" + std::to_string(optLevel),
+                                   "-o",
+                                   output.empty() ? std::string("a.out")
+                                                  : std::string(output)};
+  args.insert(args.end(), objects.begin(), objects.end());
+  args.insert(args.end(), others.begin(), others.end());
+  args.push_back("-L" + runtimeLibDir(argv[0]));
+  for (const std::string &dir : libDirs)
+    args.push_back("-L" + dir);
+  for (const std::string &lib : libs)
+    args.push_back("-l" + lib);
+  for (const char *lib : {"-lapprox_runtime", "-lpthread", "-lm"})
+    args.push_back(lib);
+  return runTool(linker, args);
+}
