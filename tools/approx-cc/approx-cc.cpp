@@ -10,6 +10,7 @@
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/CImport.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -207,6 +209,10 @@ int main(int argc, char **argv) {
   registry.insert<approx::ApproxDialect>();
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // Diagnostics as `file:line:col: error: ...` with the source line; the
+  // handler loads the files it needs.
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 
   if (!emit.empty())
     return compileSource(ctx, sources.front(), "");
