@@ -16,6 +16,7 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Import.h"
 #include "mlir/Transforms/Passes.h"
@@ -461,6 +462,10 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   }
   Annotator annotator(*module, path, index);
   if (failed(annotator.run((*text)->getBuffer())))
+    return nullptr;
+  // Annotation errors (lengths, order, bounds, signatures) are reported at
+  // the comment, before any pass sees the module.
+  if (failed(verify(*module)))
     return nullptr;
   return module;
 }

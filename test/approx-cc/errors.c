@@ -19,9 +19,9 @@
 // LENGTH: length.c:3:6: error: 'approx.util.annotation.decision_tree' op has 2 thresholds, so needs 3 decisions, but has 2
 // DESC: descending.c:1:4: error: 'approx.util.annotation.decision_tree' op thresholds must be strictly ascending, but threshold 1 (5) <= threshold 0 (9)
 // BOUNDS: bounds.c:1:4: error: 'approx.util.annotation.decision_tree' op threshold 0 (30) is outside its bounds [0, 20]
-// NOSTATE: no_state.c:1:39: error: state function 'load' is not declared in this file
+// NOSTATE: no_state.c:1:42: error: state function 'load' is not declared in this file
 // BADSTATE: bad_state.c:2:4: error: 'approx.util.annotation.decision_tree' op state function 'state' has type (f64) -> (i32) but must have type (i32) -> (i32)
-// NOVARIANT: no_variant.c:2:4: error: 'approx.util.annotation.decision_tree' op func_substitute variant 'approx_f_2' is not defined
+// NOVARIANT: no_variant.c:2:4: error: func_substitute variant 'approx_f_2' is not declared in this file
 // WRONGVARIANT: wrong_variant.c:2:4: error: 'approx.util.annotation.static_transform' op func_substitute variant 'approx_f_1' has type (f32, i32) -> (f32) but must have type (f64, i32) -> (f64)
 // CERROR: c_error.c:1:27: error: expected expression
 // EMIT: error: -emit must be mlir, annotated, approx or llvm, got 'asm'
