@@ -268,14 +268,14 @@ private:
                   "taken)";
       OpBuilder fb(module.getContext());
       fb.setInsertionPointToEnd(module.getBody());
-      auto fwd = func::FuncOp::create(fb, target.getLoc(), want,
-                                      target.getFunctionType());
+      // Located at the annotation: the target's debug scope belongs to it.
+      Location at = loc(ann.pos);
+      auto fwd = func::FuncOp::create(fb, at, want, target.getFunctionType());
       fwd.setPrivate();
       Block *entry = fwd.addEntryBlock();
       fb.setInsertionPointToEnd(entry);
-      auto call = func::CallOp::create(fb, target.getLoc(), target,
-                                       entry->getArguments());
-      func::ReturnOp::create(fb, target.getLoc(), call.getResults());
+      auto call = func::CallOp::create(fb, at, target, entry->getArguments());
+      func::ReturnOp::create(fb, at, call.getResults());
     }
     return success();
   }

@@ -156,7 +156,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, llvmCtx, source);
   if (!llvmModule)
-    return fail("cannot translate '" + source + "' to LLVM IR");
+    return fail("cannot translate '" + source + "' to LLVM IR (see above)");
   std::string ir;
   raw_string_ostream os(ir);
   llvmModule->print(os, nullptr);
