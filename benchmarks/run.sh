@@ -13,3 +13,5 @@ echo
 "$build/bin/approx-bench-pipeline"
 echo
 "$build/bin/approx-bench-dispatch"
+echo
+python3 "$root/benchmarks/cc/run.py" "$build"
