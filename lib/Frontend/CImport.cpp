@@ -409,9 +409,11 @@ private:
 OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
                                     const CImportOptions &options) {
   // Clang, in process.
+  // -O1 for the front end's type-based alias metadata, but no LLVM pass
+  // (loop rotation would turn top-tested loops into do-while form).
   std::vector<std::string> argStrings = {options.clangPath, "-fsyntax-only",
-                                         "-O0",
-                                         "-Xclang", "-disable-O0-optnone",
+                                         "-O1", "-Xclang",
+                                         "-disable-llvm-passes",
                                          "-gline-tables-only"};
   argStrings.insert(argStrings.end(), options.clangArgs.begin(),
                     options.clangArgs.end());

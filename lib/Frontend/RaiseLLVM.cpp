@@ -25,11 +25,19 @@ bool allScalar(Operation *op) {
          llvm::all_of(op->getResultTypes(), isScalar);
 }
 
-/// Replaces `op` by `To` with the same operands and result types.
+/// Replaces `op` by `To` with the same operands and result types, keeping
+/// nsw/nuw (LLVM uses them to widen induction variables).
 template <typename To> void replaceWith(OpBuilder &b, Operation *op) {
   b.setInsertionPoint(op);
   auto repl = To::create(b, op->getLoc(), op->getResultTypes(),
                          op->getOperands(), ArrayRef<NamedAttribute>{});
+  if (auto src = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    if (auto dst = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(
+            repl.getOperation()))
+      repl->setAttr(dst.getIntegerOverflowAttrName(),
+                    arith::IntegerOverflowFlagsAttr::get(
+                        b.getContext(), static_cast<arith::IntegerOverflowFlags>(
+                                            src.getOverflowFlags())));
   op->replaceAllUsesWith(repl);
   op->erase();
 }

@@ -8,10 +8,15 @@
 
 namespace approx {
 #define GEN_PASS_DEF_UPLIFTWHILETOFOR
+#define GEN_PASS_DEF_LOWERNSWFOR
 #include "approx/Frontend/Passes.h.inc"
 } // namespace approx
 
 using namespace mlir;
+
+/// On an uplifted scf.for: its increment was `nsw` in the source, for this
+/// step value.
+static constexpr llvm::StringLiteral kNswStepAttr = "approx.nsw_step";
 
 namespace {
 
@@ -20,6 +25,7 @@ struct CountedLoop {
   unsigned iv;  // position of the induction variable among the iter args
   Value ub;     // loop-invariant bound
   Value step;   // positive constant
+  bool nsw;     // the increment cannot overflow (C's signed i++)
 };
 
 bool definedOutside(Value v, Operation *loop) {
@@ -70,7 +76,11 @@ std::optional<CountedLoop> match(scf::WhileOp w) {
   if (!step || !matchPattern(step, m_ConstantInt(&stepValue)) ||
       !stepValue.isStrictlyPositive())
     return std::nullopt;
-  return CountedLoop{pos, ub, step};
+  bool nsw = false;
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(
+          add.getOperation()))
+    nsw = flags.hasNoSignedWrap();
+  return CountedLoop{pos, ub, step, nsw};
 }
 
 void uplift(scf::WhileOp w, const CountedLoop &loop) {
@@ -93,6 +103,10 @@ void uplift(scf::WhileOp w, const CountedLoop &loop) {
     if (i != loop.iv)
       inits.push_back(v);
   auto forOp = scf::ForOp::create(b, loc, lb, loop.ub, step, inits);
+  // scf.for has no overflow flags; remember the source's for the lowering.
+  if (loop.nsw)
+    forOp->setAttr(kNswStepAttr, cast<arith::ConstantOp>(
+                                     step.getDefiningOp()).getValue());
   Block *body = forOp.getBody();
   IRMapping map;
   unsigned k = 0;
@@ -148,6 +162,56 @@ struct UpliftWhileToForPass
     for (scf::WhileOp w : loops)
       if (std::optional<CountedLoop> loop = match(w))
         uplift(w, *loop);
+  }
+};
+
+/// scf.for with an unchanged `approx.nsw_step` -> scf.while whose increment
+/// keeps `nsw` (scf-to-cf would drop it, and LLVM needs it to widen the
+/// induction variable). Perforated loops (another step) keep scf.for.
+struct LowerNswForPass : approx::impl::LowerNswForBase<LowerNswForPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp f) {
+      if (f->hasAttr(kNswStepAttr))
+        loops.push_back(f);
+    });
+    for (scf::ForOp f : loops) {
+      Attribute original = f->getAttr(kNswStepAttr);
+      f->removeAttr(kNswStepAttr);
+      APInt step;
+      if (!matchPattern(f.getStep(), m_ConstantInt(&step)) ||
+          IntegerAttr::get(f.getStep().getType(), step) != original)
+        continue;
+      OpBuilder b(f);
+      Location loc = f.getLoc();
+      SmallVector<Value> inits{f.getLowerBound()};
+      llvm::append_range(inits, f.getInitArgs());
+      SmallVector<Type> types = llvm::to_vector(ValueRange(inits).getTypes());
+      auto w = scf::WhileOp::create(b, loc, types, inits);
+      SmallVector<Location> locs(types.size(), loc);
+      Block *before = b.createBlock(&w.getBefore(), {}, types, locs);
+      Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         before->getArgument(0),
+                                         f.getUpperBound());
+      scf::ConditionOp::create(b, loc, cond, before->getArguments());
+      Block *after = b.createBlock(&w.getAfter(), {}, types, locs);
+      Block *body = f.getBody();
+      auto yield = cast<scf::YieldOp>(body->getTerminator());
+      b.setInsertionPoint(yield);
+      Value next = arith::AddIOp::create(b, loc, body->getArgument(0),
+                                         f.getStep(),
+                                         arith::IntegerOverflowFlags::nsw);
+      SmallVector<Value> nextValues{next};
+      llvm::append_range(nextValues, yield.getOperands());
+      scf::YieldOp::create(b, loc, nextValues);
+      yield.erase();
+      after->getOperations().splice(after->end(), body->getOperations());
+      for (auto [from, to] :
+           llvm::zip(body->getArguments(), after->getArguments()))
+        from.replaceAllUsesWith(to);
+      f.replaceAllUsesWith(w.getResults().drop_front());
+      f.erase();
+    }
   }
 };
 

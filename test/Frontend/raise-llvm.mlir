@@ -3,7 +3,7 @@
 // CHECK-LABEL: func.func @arith(
 // CHECK-SAME:    %[[A:.*]]: i32, %[[B:.*]]: i32, %[[P:.*]]: !llvm.ptr) -> f64
 // CHECK:         %[[C:.*]] = arith.constant 3 : i32
-// CHECK:         %[[S:.*]] = arith.addi %[[A]], %[[C]] : i32
+// CHECK:         %[[S:.*]] = arith.addi %[[A]], %[[C]] overflow<nsw> : i32
 // CHECK:         arith.cmpi slt, %[[S]], %[[B]] : i32
 // CHECK:         cf.cond_br
 // CHECK:         llvm.load %[[P]]

@@ -9,6 +9,7 @@
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/CImport.h"
+#include "approx/Frontend/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -149,7 +150,11 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
       return 1;
     return print(*module);
   }
-  approx::buildApproxToLLVMPipeline(pm, opts);
+  approx::buildApproxPipeline(pm, opts);
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(approx::createLowerNswFor());
+  approx::buildLowerToLLVMPipeline(pm);
   if (failed(pm.run(*module)))
     return 1;
   LLVMContext llvmCtx;

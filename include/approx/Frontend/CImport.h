@@ -21,8 +21,9 @@ struct CImportOptions {
   bool annotate = true;
 };
 
-/// Compiles one C or C++ file with Clang in process to LLVM IR (-O0 without
-/// optnone, then mem2reg and SROA, which keep loops top-tested), imports it
+/// Compiles one C or C++ file with Clang in process to LLVM IR (the -O1
+/// front end without LLVM passes, then mem2reg and SROA, which keep loops
+/// top-tested), imports it
 /// into MLIR, raises it to func/cf/arith, lifts its control flow to scf and
 /// uplifts counted loops to scf.for. Clang diagnostics go to stderr;
 /// annotation errors are emitted on `ctx` at `file:line:col`. Returns null on

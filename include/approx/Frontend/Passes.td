@@ -51,4 +51,17 @@ def UpliftWhileToFor : Pass<"approx-uplift-while", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def LowerNswFor : Pass<"approx-lower-nsw-for", "::mlir::ModuleOp"> {
+  let summary = "Lower uplifted scf.for loops to scf.while with nsw increments";
+  let description = [{
+    `--approx-uplift-while` records on an `scf.for` that the source's
+    increment was `nsw` (C's signed `i++`). `scf.for` cannot carry the flag
+    and scf-to-cf would drop it, which keeps LLVM from widening the
+    induction variable. Before lowering, such loops whose step is still the
+    source's (not perforated) become `scf.while` with an `nsw` increment;
+    the others only lose the marker.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // APPROX_FRONTEND_PASSES_TD

@@ -22,13 +22,17 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createFinalizeApprox());
 }
 
+void buildLowerToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void buildApproxToLLVMPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   buildApproxPipeline(pm, opts);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  buildLowerToLLVMPipeline(pm);
 }
 
 namespace {

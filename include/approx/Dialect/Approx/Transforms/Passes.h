@@ -33,6 +33,10 @@ void buildApproxPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
 void buildApproxToLLVMPipeline(mlir::OpPassManager &pm,
                                const PipelineOptions &opts);
 
+/// Upstream lowering of the pipeline's output to the LLVM dialect
+/// (scf -> cf -> llvm, reconcile casts).
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
 /// Registers the passes and the pipelines `approx-pipeline` and
 /// `approx-to-llvm` with the global registry (for approx-opt).
 void registerApproxPassesAndPipelines();
