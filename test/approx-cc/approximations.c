@@ -76,6 +76,14 @@ double refine(double x, int flag) {
   return r;
 }
 
+// A cheap guess, checked; the exact square root recovers when it is off.
+double approx_guarded_root_1(double x) { return 0.5 * (1.0 + x); }
+_Bool root_ok(double r, double x) { return fabs(r * r - x) <= 0.01 * x; }
+double exact_root(double x) { return sqrt(x); }
+// @approx:func_substitute knob_val=1
+// @approx:safety_contract checker=root_ok recover=exact_root
+double guarded_root(double x) { return sqrt(x); }
+
 int checks_failed;
 static void show(const char *what, double got, double want) {
   int ok = fabs(got - want) <= 1e-12 * (1 + fabs(want));
@@ -97,6 +105,9 @@ int main(void) {
   show("root quality=10", root(2.0, 10), K(1) ? newton(2.0, 3) : newton(2.0, 30));
   show("root quality=90", root(2.0, 90), newton(2.0, 30));
   show("refine", refine(9.0, 1), K(2) ? 4.5 : newton(9.0, 30));
+  show("guarded_root(1.02)", guarded_root(1.02),
+       K(1) ? approx_guarded_root_1(1.02) : sqrt(1.02));
+  show("guarded_root(9)", guarded_root(9.0), 3.0);
   printf("failed %d\n", checks_failed);
   return 0; // the checks are read by FileCheck; config runs differ on purpose
 }

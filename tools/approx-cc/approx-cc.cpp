@@ -214,6 +214,8 @@ int main(int argc, char **argv) {
   registry.insert<approx::ApproxDialect>();
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // C users get the message at their comment, not an MLIR op dump.
+  ctx.printOpOnDiagnostic(false);
   // Diagnostics as `file:line:col: error: ...` with the source line; the
   // handler loads the files it needs.
   SourceMgr sourceMgr;
