@@ -1,6 +1,6 @@
 // C++: annotations name functions by their source names; the symbols are
 // mangled, and variants are found by source name too.
-// RUN: approx-cc %s -O2 -o %t
+// RUN: approx-cc %s -std=c++17 -O2 -o %t
 // RUN: %t | FileCheck %s
 // RUN: approx-cc %s -emit=annotated | FileCheck %s --check-prefix=ANN
 

@@ -1,6 +1,6 @@
 // Code outside knobs simply compiles, and an exact build prints exactly what
 // clang -O2 prints.
-// RUN: approx-cc %s -O2 --approx-exact -o %t.exact
+// RUN: approx-cc %s -std=gnu11 -O2 --approx-exact -o %t.exact -lm -L%S
 // RUN: %t.exact > %t.exact.out
 // RUN: %cc -O2 %s -o %t.ref -lpthread -lm
 // RUN: %t.ref > %t.ref.out

@@ -10,6 +10,7 @@
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/CImport.h"
 #include "approx/Frontend/Passes.h"
+#include "../common/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -27,10 +28,8 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -72,10 +71,7 @@ cl::opt<std::string> clangPath("clang", cl::desc("clang used for parsing, "
                                                  "code generation and linking"),
                                cl::init(APPROX_DEFAULT_CLANG));
 
-int fail(const Twine &msg) {
-  WithColor::error(errs(), "approx-cc") << msg << "\n";
-  return 1;
-}
+int fail(const Twine &msg) { return approx::tools::fail("approx-cc", msg); }
 
 bool isCxx(StringRef path) {
   return path.ends_with(".cc") || path.ends_with(".cpp") ||
@@ -83,23 +79,8 @@ bool isCxx(StringRef path) {
 }
 bool isSource(StringRef path) { return path.ends_with(".c") || isCxx(path); }
 
-std::string runtimeLibDir(const char *argv0) {
-  std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeLibDir);
-  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
-  sys::path::append(dir, "lib");
-  return std::string(dir);
-}
-
 int runTool(StringRef program, const std::vector<std::string> &args) {
-  std::vector<StringRef> refs(args.begin(), args.end());
-  std::string err;
-  int rc = sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &err);
-  if (rc < 0)
-    return fail("cannot run '" + program + "': " + err);
-  if (rc != 0)
-    return fail(sys::path::filename(program) + " failed (exit " + Twine(rc) +
-                ")");
-  return 0;
+  return approx::tools::runTool("approx-cc", program, args);
 }
 
 bool writeText(StringRef path, StringRef text) {
@@ -256,7 +237,7 @@ int main(int argc, char **argv) {
                                                   : std::string(output)};
   args.insert(args.end(), objects.begin(), objects.end());
   args.insert(args.end(), others.begin(), others.end());
-  args.push_back("-L" + runtimeLibDir(argv[0]));
+  args.push_back("-L" + approx::tools::runtimeLibDir(argv[0], (void *)&fail));
   for (const std::string &dir : libDirs)
     args.push_back("-L" + dir);
   for (const std::string &lib : libs)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Execution/Execution.h"
+#include "../common/ToolSupport.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,9 +20,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
@@ -59,16 +58,7 @@ cl::opt<std::string> clangPath("clang",
                                cl::init(APPROX_DEFAULT_CLANG));
 
 int fail(const Twine &msg) {
-  WithColor::error(errs(), "approx-compile") << msg << "\n";
-  return 1;
-}
-
-/// The directory holding libapprox_runtime.a: <bindir>/../lib.
-std::string runtimeLibDir(const char *argv0) {
-  std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeLibDir);
-  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
-  sys::path::append(dir, "lib");
-  return std::string(dir);
+  return approx::tools::fail("approx-compile", msg);
 }
 } // namespace
 
@@ -151,7 +141,7 @@ int main(int argc, char **argv) {
   for (size_t i = 1; i < inputs.size(); ++i)
     args.push_back(inputs[i]);
   if (!compileOnly) {
-    std::string rtDir = runtimeLibDir(argv[0]);
+    std::string rtDir = approx::tools::runtimeLibDir(argv[0], (void *)&fail);
     args.push_back("-L" + rtDir);
     for (const std::string &dir : libDirs)
       args.push_back("-L" + dir);
@@ -161,13 +151,5 @@ int main(int argc, char **argv) {
     args.push_back("-lpthread");
     args.push_back("-lm");
   }
-  std::vector<StringRef> argRefs(args.begin(), args.end());
-  std::string errMsg;
-  int rc = sys::ExecuteAndWait(clangPath, argRefs, std::nullopt, {}, 0, 0,
-                               &errMsg);
-  if (rc < 0)
-    return fail("cannot run '" + clangPath + "': " + errMsg);
-  if (rc != 0)
-    return fail("clang failed (exit " + Twine(rc) + ")");
-  return 0;
+  return approx::tools::runTool("approx-compile", clangPath, args);
 }
