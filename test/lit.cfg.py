@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "APPROX"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".c", ".cpp"]
+config.suffixes = [".mlir", ".c", ".cpp", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.approx_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
@@ -15,7 +15,7 @@ llvm_config.with_system_environment(["HOME"])
 llvm_config.use_default_substitutions()
 # FileCheck, not and count live in LLVM's tool directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc"],
+llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos"],
                                    [config.approx_tools_dir])
 config.substitutions.append(("%cc", config.clang))
 config.substitutions.append(

@@ -1,0 +1,50 @@
+//===- Metrics.h - QoS metrics of the paper ---------------------*- C++ -*-===//
+//
+// Accuracy in [0, 1] (1 = exact); QoS loss = 1 - accuracy. No MLIR or LLVM
+// dependency.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_TUNER_METRICS_H
+#define APPROX_TUNER_METRICS_H
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace approx::qos {
+
+/// L2 accuracy: 1 - ||exact - approx||_2 / ||exact||_2, clamped to [0, 1].
+/// Both vectors must have the same length (else 0). An all-zero `exact`
+/// gives 1 when `approx` is all zero too, else 0.
+double l2Accuracy(const std::vector<double> &exact,
+                  const std::vector<double> &approx);
+
+/// L2 accuracy of two sets of `k` points in `dim` dimensions (row-major)
+/// after matching each approximate point to a distinct exact one so that
+/// the total squared distance is minimal (Hungarian algorithm, O(k^3));
+/// used for k-means centroids, whose order is arbitrary.
+double matchedL2Accuracy(const std::vector<double> &exact,
+                         const std::vector<double> &approx, size_t dim);
+
+/// Rank-biased overlap of two rankings (most relevant first) with
+/// persistence `p` (0.95 in the paper), evaluated to depth
+/// D = min(1000, max(|S|, |T|)) and normalised by its maximum at depth D,
+/// 1 - p^D, so identical rankings score 1.
+double rbo(const std::vector<std::string> &s, const std::vector<std::string> &t,
+           double p = 0.95);
+
+/// 1 - normalised Spearman footrule distance between two top-k rankings
+/// (Fagin et al.'s extension: an item missing from a list has rank k + 1,
+/// k = max(|S|, |T|)); 1 for identical rankings, 0 for disjoint ones.
+double footrule(const std::vector<std::string> &s,
+                const std::vector<std::string> &t);
+
+/// Answer containment: 1 if any reference answer occurs in the generated
+/// answer after normalisation (lower case, punctuation dropped, white space
+/// collapsed), else 0.
+double answerContainment(const std::string &generated,
+                         const std::vector<std::string> &references);
+
+} // namespace approx::qos
+
+#endif // APPROX_TUNER_METRICS_H

@@ -1,0 +1,185 @@
+//===- Metrics.cpp - QoS metrics of the paper -----------------------------===//
+#include "approx/Tuner/Metrics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace approx::qos {
+
+double l2Accuracy(const std::vector<double> &exact,
+                  const std::vector<double> &approx) {
+  if (exact.size() != approx.size())
+    return 0.0;
+  double num = 0, den = 0;
+  for (size_t i = 0; i < exact.size(); ++i) {
+    double d = exact[i] - approx[i];
+    num += d * d;
+    den += exact[i] * exact[i];
+  }
+  if (den == 0)
+    return num == 0 ? 1.0 : 0.0;
+  return std::clamp(1.0 - std::sqrt(num) / std::sqrt(den), 0.0, 1.0);
+}
+
+namespace {
+
+/// Minimum-cost perfect assignment of an n x n cost matrix (Hungarian
+/// algorithm with potentials); returns row -> column.
+std::vector<size_t> assign(const std::vector<double> &cost, size_t n) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> u(n + 1), v(n + 1), minv(n + 1);
+  std::vector<size_t> p(n + 1, 0), way(n + 1, 0);
+  std::vector<char> used(n + 1);
+  for (size_t i = 1; i <= n; ++i) {
+    p[0] = i;
+    size_t j0 = 0;
+    std::fill(minv.begin(), minv.end(), inf);
+    std::fill(used.begin(), used.end(), 0);
+    do {
+      used[j0] = 1;
+      size_t i0 = p[j0], j1 = 0;
+      double delta = inf;
+      for (size_t j = 1; j <= n; ++j) {
+        if (used[j])
+          continue;
+        double cur = cost[(i0 - 1) * n + (j - 1)] - u[i0] - v[j];
+        if (cur < minv[j]) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if (minv[j] < delta) {
+          delta = minv[j];
+          j1 = j;
+        }
+      }
+      for (size_t j = 0; j <= n; ++j) {
+        if (used[j]) {
+          u[p[j]] += delta;
+          v[j] -= delta;
+        } else {
+          minv[j] -= delta;
+        }
+      }
+      j0 = j1;
+    } while (p[j0] != 0);
+    do {
+      size_t j1 = way[j0];
+      p[j0] = p[j1];
+      j0 = j1;
+    } while (j0);
+  }
+  std::vector<size_t> rowToCol(n);
+  for (size_t j = 1; j <= n; ++j)
+    if (p[j])
+      rowToCol[p[j] - 1] = j - 1;
+  return rowToCol;
+}
+
+std::string normalise(const std::string &s) {
+  std::string out;
+  bool space = false;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) {
+      if (space && !out.empty())
+        out.push_back(' ');
+      out.push_back(char(std::tolower(c)));
+      space = false;
+    } else {
+      space = true;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+double matchedL2Accuracy(const std::vector<double> &exact,
+                         const std::vector<double> &approx, size_t dim) {
+  if (dim == 0 || exact.size() != approx.size() || exact.size() % dim)
+    return 0.0;
+  size_t k = exact.size() / dim;
+  std::vector<double> cost(k * k);
+  for (size_t i = 0; i < k; ++i)
+    for (size_t j = 0; j < k; ++j) {
+      double c = 0;
+      for (size_t d = 0; d < dim; ++d) {
+        double x = approx[i * dim + d] - exact[j * dim + d];
+        c += x * x;
+      }
+      cost[i * k + j] = c;
+    }
+  std::vector<size_t> match = assign(cost, k);
+  std::vector<double> reordered(exact.size());
+  for (size_t i = 0; i < k; ++i)
+    for (size_t d = 0; d < dim; ++d)
+      reordered[match[i] * dim + d] = approx[i * dim + d];
+  return l2Accuracy(exact, reordered);
+}
+
+double rbo(const std::vector<std::string> &s, const std::vector<std::string> &t,
+           double p) {
+  size_t depth = std::min<size_t>(1000, std::max(s.size(), t.size()));
+  if (depth == 0)
+    return 1.0;
+  std::unordered_set<std::string> seenS, seenT;
+  size_t overlap = 0;
+  double sum = 0, weight = 1;
+  for (size_t d = 1; d <= depth; ++d) {
+    if (d <= s.size()) {
+      const std::string &x = s[d - 1];
+      if (seenS.insert(x).second && seenT.count(x))
+        ++overlap;
+    }
+    if (d <= t.size()) {
+      const std::string &y = t[d - 1];
+      if (seenT.insert(y).second && seenS.count(y))
+        ++overlap;
+    }
+    sum += weight * double(overlap) / double(d);
+    weight *= p;
+  }
+  double rboValue = (1 - p) * sum;
+  double maximum = 1 - std::pow(p, double(depth));
+  return std::clamp(rboValue / maximum, 0.0, 1.0);
+}
+
+double footrule(const std::vector<std::string> &s,
+                const std::vector<std::string> &t) {
+  size_t k = std::max(s.size(), t.size());
+  if (k == 0)
+    return 1.0;
+  std::unordered_map<std::string, double> rs, rt;
+  for (size_t i = 0; i < s.size(); ++i)
+    rs.emplace(s[i], double(i + 1));
+  for (size_t i = 0; i < t.size(); ++i)
+    rt.emplace(t[i], double(i + 1));
+  double missing = double(k + 1), distance = 0, maximum = 0;
+  for (const auto &[item, r] : rs) {
+    auto it = rt.find(item);
+    distance += std::fabs(r - (it == rt.end() ? missing : it->second));
+    maximum += missing - r;
+  }
+  for (const auto &[item, r] : rt) {
+    if (!rs.count(item))
+      distance += missing - r;
+    maximum += missing - r;
+  }
+  return maximum == 0 ? 1.0 : std::clamp(1.0 - distance / maximum, 0.0, 1.0);
+}
+
+double answerContainment(const std::string &generated,
+                         const std::vector<std::string> &references) {
+  std::string g = " " + normalise(generated) + " ";
+  for (const std::string &ref : references) {
+    std::string r = normalise(ref);
+    if (!r.empty() && g.find(" " + r + " ") != std::string::npos)
+      return 1.0;
+  }
+  return 0.0;
+}
+
+} // namespace approx::qos

@@ -1,0 +1,137 @@
+//===- approx-qos.cpp - compute a QoS metric from two files ---------------===//
+//
+//   approx-qos l2 exact.txt approx.txt          numbers, white-space separated
+//   approx-qos l2-matched DIM exact.txt approx.txt   k points of DIM numbers
+//   approx-qos rbo exact.txt approx.txt         ranked ids, one per line
+//   approx-qos footrule exact.txt approx.txt
+//   approx-qos contains answer.txt references.txt    one reference per line
+//
+// Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
+//
+//===----------------------------------------------------------------------===//
+#include "approx/Tuner/Metrics.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: approx-qos l2|rbo|footrule EXACT APPROX\n"
+               "       approx-qos l2-matched DIM EXACT APPROX\n"
+               "       approx-qos contains ANSWER REFERENCES\n");
+  return 2;
+}
+
+bool readText(const char *path, std::string &out) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "approx-qos: error: cannot read '%s': %s\n", path,
+                 std::strerror(errno));
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+bool readNumbers(const char *path, std::vector<double> &out) {
+  std::string text;
+  if (!readText(path, text))
+    return false;
+  std::istringstream in(text);
+  std::string word;
+  size_t index = 0;
+  while (in >> word) {
+    ++index;
+    char *end = nullptr;
+    double v = std::strtod(word.c_str(), &end);
+    if (!end || *end) {
+      std::fprintf(stderr, "approx-qos: error: %s: value %zu ('%s') is not a "
+                           "number\n",
+                   path, index, word.c_str());
+      return false;
+    }
+    out.push_back(v);
+  }
+  return true;
+}
+
+bool readLines(const char *path, std::vector<std::string> &out) {
+  std::string text;
+  if (!readText(path, text))
+    return false;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+    if (b != std::string::npos)
+      out.push_back(line.substr(b, e - b + 1));
+  }
+  return true;
+}
+
+int report(double v) {
+  std::printf("%.9f\n", v);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage();
+  std::string metric = argv[1];
+  if (metric == "l2" && argc == 4) {
+    std::vector<double> e, a;
+    if (!readNumbers(argv[2], e) || !readNumbers(argv[3], a))
+      return 1;
+    if (e.size() != a.size()) {
+      std::fprintf(stderr, "approx-qos: error: %zu exact values but %zu "
+                           "approximate ones\n", e.size(), a.size());
+      return 1;
+    }
+    return report(approx::qos::l2Accuracy(e, a));
+  }
+  if (metric == "l2-matched" && argc == 5) {
+    char *end = nullptr;
+    long dim = std::strtol(argv[2], &end, 10);
+    std::vector<double> e, a;
+    if (!end || *end || dim <= 0) {
+      std::fprintf(stderr, "approx-qos: error: DIM must be a positive "
+                           "integer, got '%s'\n", argv[2]);
+      return 1;
+    }
+    if (!readNumbers(argv[3], e) || !readNumbers(argv[4], a))
+      return 1;
+    if (e.size() != a.size() || e.size() % size_t(dim)) {
+      std::fprintf(stderr, "approx-qos: error: need two sets of the same "
+                           "number of %ld-dimensional points\n", dim);
+      return 1;
+    }
+    return report(approx::qos::matchedL2Accuracy(e, a, size_t(dim)));
+  }
+  if ((metric == "rbo" || metric == "footrule") && argc == 4) {
+    std::vector<std::string> s, t;
+    if (!readLines(argv[2], s) || !readLines(argv[3], t))
+      return 1;
+    return report(metric == "rbo" ? approx::qos::rbo(s, t)
+                                  : approx::qos::footrule(s, t));
+  }
+  if (metric == "contains" && argc == 4) {
+    std::string answer;
+    std::vector<std::string> refs;
+    if (!readText(argv[2], answer) || !readLines(argv[3], refs))
+      return 1;
+    return report(approx::qos::answerContainment(answer, refs));
+  }
+  return usage();
+}

@@ -1,0 +1,78 @@
+//===- MetricsTest.cpp - QoS metrics against hand-computed values ---------===//
+#include "approx/Tuner/Metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace approx::qos;
+
+namespace {
+
+TEST(MetricsTest, L2Accuracy) {
+  // ||(3,4) - (3,1)|| = 3, ||(3,4)|| = 5: 1 - 3/5.
+  EXPECT_NEAR(l2Accuracy({3, 4}, {3, 1}), 0.4, 1e-12);
+  EXPECT_EQ(l2Accuracy({1, 2}, {1, 2}), 1.0);
+  EXPECT_EQ(l2Accuracy({1, 0}, {-5, 0}), 0.0); // clamped
+  EXPECT_EQ(l2Accuracy({0, 0}, {0, 0}), 1.0);
+  EXPECT_EQ(l2Accuracy({0, 0}, {1, 0}), 0.0);
+  EXPECT_EQ(l2Accuracy({1}, {1, 2}), 0.0);
+}
+
+TEST(MetricsTest, MatchedL2IgnoresCentroidOrder) {
+  std::vector<double> exact = {0, 0, 10, 10, 20, 0};
+  std::vector<double> permuted = {20, 0, 0, 0, 10, 10};
+  EXPECT_EQ(matchedL2Accuracy(exact, permuted, 2), 1.0);
+  // One centroid off by (0, 3): ||diff|| = 3, ||exact|| = sqrt(600).
+  std::vector<double> off = {10, 13, 20, 0, 0, 0};
+  EXPECT_NEAR(matchedL2Accuracy(exact, off, 2), 1 - 3 / std::sqrt(600.0), 1e-12);
+}
+
+TEST(MetricsTest, MatchedL2PicksTheCheapestAssignment) {
+  // Greedy nearest-first would pair (1,0) with (0,0); the optimum does not.
+  std::vector<double> exact = {0, 0, 2, 0};
+  std::vector<double> approx = {1, 0, -1, 0};
+  // optimum: 1->2 (cost 1), -1->0 (cost 1): diff norm sqrt(2), exact norm 2
+  EXPECT_NEAR(matchedL2Accuracy(exact, approx, 2), 1 - std::sqrt(2.0) / 2,
+              1e-12);
+}
+
+TEST(MetricsTest, RboByHand) {
+  // S = a b c, T = a c b, p = 0.95, D = 3:
+  // A1 = 1, A2 = 1/2, A3 = 1; RBO_3 = 0.05 (1 + 0.95/2 + 0.9025) = 0.118875,
+  // normalised by 1 - 0.95^3 = 0.142625.
+  EXPECT_NEAR(rbo({"a", "b", "c"}, {"a", "c", "b"}), 0.118875 / 0.142625,
+              1e-12);
+  EXPECT_NEAR(rbo({"a", "b"}, {"a", "b"}), 1.0, 1e-12);
+  EXPECT_EQ(rbo({"a", "b"}, {"c", "d"}), 0.0);
+  EXPECT_EQ(rbo({}, {}), 1.0);
+}
+
+TEST(MetricsTest, RboDepthIsCappedAt1000) {
+  std::vector<std::string> s, t;
+  for (int i = 0; i < 1500; ++i) {
+    s.push_back(std::to_string(i));
+    t.push_back(std::to_string(i < 1000 ? i : -i));
+  }
+  EXPECT_NEAR(rbo(s, t), 1.0, 1e-12); // the lists agree on the first 1000 items
+}
+
+TEST(MetricsTest, FootruleByHand) {
+  // S = a b c, T = b a c: distance |1-2| + |2-1| + 0 = 2; max (disjoint,
+  // k = 3, missing rank 4) = (3+2+1) * 2 = 12.
+  EXPECT_NEAR(footrule({"a", "b", "c"}, {"b", "a", "c"}), 1 - 2.0 / 12, 1e-12);
+  // S = a b, T = a c: b and c missing on the other side: |2-3| + |3-2| = 2;
+  // max = (2+1) * 2 = 6.
+  EXPECT_NEAR(footrule({"a", "b"}, {"a", "c"}), 1 - 2.0 / 6, 1e-12);
+  EXPECT_EQ(footrule({"a"}, {"b"}), 0.0);
+}
+
+TEST(MetricsTest, AnswerContainment) {
+  EXPECT_EQ(answerContainment("The capital is Paris, France.", {"paris"}), 1.0);
+  EXPECT_EQ(answerContainment("It is  New   York!", {"new york"}), 1.0);
+  EXPECT_EQ(answerContainment("Parisian food", {"paris"}), 0.0); // whole words
+  EXPECT_EQ(answerContainment("no idea", {"42", "forty two"}), 0.0);
+  EXPECT_EQ(answerContainment("forty-two", {"forty two"}), 1.0);
+}
+
+} // namespace
