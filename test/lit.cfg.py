@@ -15,7 +15,7 @@ llvm_config.with_system_environment(["HOME"])
 llvm_config.use_default_substitutions()
 # FileCheck, not and count live in LLVM's tool directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos"],
+llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos", "approx-tune"],
                                    [config.approx_tools_dir])
 config.substitutions.append(("%cc", config.clang))
 config.substitutions.append(

@@ -1,0 +1,74 @@
+//===- Space.h - tunable parameters of an approx program --------*- C++ -*-===//
+//
+// The seed's MLIRConfigManager / TunableParam in C++: the parameters of a
+// program's knobs, with bounds, validation and the size of the static and
+// dynamic spaces. No MLIR dependency (extraction lives in SpaceFromMLIR.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_TUNER_SPACE_H
+#define APPROX_TUNER_SPACE_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace approx::tune {
+
+/// A configuration: parameter name -> value (the seed's flat JSON).
+using Config = std::map<std::string, int64_t>;
+
+enum class ParamKind { Threshold, Decision, KnobVal };
+const char *kindName(ParamKind kind);
+
+/// One tunable parameter (seed: TunableParam).
+struct TunableParam {
+  std::string name;     // <knob>_threshold_<i>, <knob>_decision_<j>, <knob>_knob_val
+  int64_t lower = 0;    // thresholds: from thresholds_lowers
+  int64_t upper = 0;    // thresholds: from thresholds_uppers
+  int64_t current = 0;  // the annotation's value
+  ParamKind kind = ParamKind::Threshold;
+  std::string function; // the annotated function (symbol)
+  std::string knob;     // the knob name (prefix of `name`)
+  unsigned index = 0;   // position among the knob's thresholds/decisions
+  std::vector<int64_t> values; // decisions / knob values: the allowed values
+};
+
+/// One knob: which parameters it owns.
+struct KnobParams {
+  std::string name, function, transformType;
+  bool decisionTree = false;
+  std::vector<size_t> thresholds, decisions; // indices into Space::params
+  size_t knobVal = 0;                        // static knobs
+};
+
+struct Space {
+  std::vector<TunableParam> params;
+  std::vector<KnobParams> knobs;
+
+  const TunableParam *find(const std::string &name) const;
+
+  /// The annotations' own values.
+  Config defaults() const;
+
+  /// Number of configurations: `dynamic` counts decision trees (ascending
+  /// thresholds within bounds, each decision from its values); static counts
+  /// one knob value per knob (a tree's decisions all equal).
+  double size(bool dynamic) const;
+
+  /// Problems of `config` (unknown names, values out of bounds or not
+  /// allowed, thresholds not strictly ascending once merged with the
+  /// defaults); empty when valid.
+  std::vector<std::string> validate(const Config &config) const;
+};
+
+/// Reads the seed's flat JSON configuration {"name": int, ...}; on failure
+/// returns false with a message naming the file and line in `error`.
+bool readConfig(const std::string &path, Config &config, std::string &error);
+
+/// Writes a configuration as flat JSON, one entry per line, sorted.
+std::string toJson(const Config &config);
+
+} // namespace approx::tune
+
+#endif // APPROX_TUNER_SPACE_H

@@ -1,0 +1,215 @@
+//===- Space.cpp - tunable parameters of an approx program ----------------===//
+#include "approx/Tuner/Space.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace approx::tune {
+
+const char *kindName(ParamKind kind) {
+  switch (kind) {
+  case ParamKind::Threshold:
+    return "threshold";
+  case ParamKind::Decision:
+    return "decision";
+  case ParamKind::KnobVal:
+    return "knob_val";
+  }
+  return "";
+}
+
+const TunableParam *Space::find(const std::string &name) const {
+  for (const TunableParam &p : params)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+Config Space::defaults() const {
+  Config c;
+  for (const TunableParam &p : params)
+    c[p.name] = p.current;
+  return c;
+}
+
+namespace {
+
+/// Number of strictly ascending tuples t_0 < t_1 < ... with t_i in
+/// [lower_i, upper_i] (dynamic programming over values with prefix sums).
+double ascendingTuples(const std::vector<const TunableParam *> &ts) {
+  if (ts.empty())
+    return 1;
+  int64_t lo = ts.front()->lower, hi = ts.front()->upper;
+  for (const TunableParam *t : ts) {
+    lo = std::min(lo, t->lower);
+    hi = std::max(hi, t->upper);
+  }
+  if (hi - lo > 50'000'000)
+    return std::nan(""); // too wide to count exactly
+  size_t n = size_t(hi - lo + 1);
+  std::vector<double> ways(n, 0), next(n);
+  for (int64_t v = ts[0]->lower; v <= ts[0]->upper; ++v)
+    ways[size_t(v - lo)] = 1;
+  for (size_t i = 1; i < ts.size(); ++i) {
+    double below = 0;
+    for (size_t v = 0; v < n; ++v) {
+      int64_t value = lo + int64_t(v);
+      next[v] = value >= ts[i]->lower && value <= ts[i]->upper ? below : 0;
+      below += ways[v];
+    }
+    ways.swap(next);
+  }
+  double total = 0;
+  for (double w : ways)
+    total += w;
+  return total;
+}
+
+} // namespace
+
+double Space::size(bool dynamic) const {
+  double total = 1;
+  for (const KnobParams &k : knobs) {
+    if (!k.decisionTree) {
+      total *= double(std::max<size_t>(1, params[k.knobVal].values.size()));
+      continue;
+    }
+    std::vector<int64_t> values = params[k.decisions.front()].values;
+    if (!dynamic) {
+      total *= double(std::max<size_t>(1, values.size()));
+      continue;
+    }
+    std::vector<const TunableParam *> ts;
+    for (size_t i : k.thresholds)
+      ts.push_back(&params[i]);
+    total *= ascendingTuples(ts);
+    for (size_t j : k.decisions)
+      total *= double(std::max<size_t>(1, params[j].values.size()));
+  }
+  return total;
+}
+
+std::vector<std::string> Space::validate(const Config &config) const {
+  std::vector<std::string> problems;
+  for (const auto &[name, value] : config) {
+    const TunableParam *p = find(name);
+    if (!p) {
+      problems.push_back("unknown parameter '" + name + "'");
+      continue;
+    }
+    if (p->kind == ParamKind::Threshold) {
+      if (value < p->lower || value > p->upper)
+        problems.push_back(name + " = " + std::to_string(value) +
+                           " is outside [" + std::to_string(p->lower) + ", " +
+                           std::to_string(p->upper) + "]");
+    } else if (!p->values.empty() &&
+               std::find(p->values.begin(), p->values.end(), value) ==
+                   p->values.end()) {
+      std::string allowed;
+      for (int64_t v : p->values)
+        allowed += (allowed.empty() ? "" : ", ") + std::to_string(v);
+      problems.push_back(name + " = " + std::to_string(value) +
+                         " is not one of {" + allowed + "}");
+    }
+  }
+  Config merged = defaults();
+  for (const auto &[name, value] : config)
+    merged[name] = value;
+  for (const KnobParams &k : knobs)
+    for (size_t i = 1; i < k.thresholds.size(); ++i) {
+      const std::string &a = params[k.thresholds[i - 1]].name;
+      const std::string &b = params[k.thresholds[i]].name;
+      if (merged[b] <= merged[a])
+        problems.push_back(b + " = " + std::to_string(merged[b]) +
+                           " must be above " + a + " = " +
+                           std::to_string(merged[a]));
+    }
+  return problems;
+}
+
+bool readConfig(const std::string &path, Config &config, std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot read the configuration";
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  size_t i = 0;
+  int line = 1;
+  auto fail = [&](const std::string &msg) {
+    error = path + ":" + std::to_string(line) + ": " + msg;
+    return false;
+  };
+  auto skip = [&] {
+    while (i < text.size() && std::isspace((unsigned char)text[i])) {
+      line += text[i] == '\n';
+      ++i;
+    }
+  };
+  skip();
+  if (i >= text.size() || text[i] != '{')
+    return fail("a configuration must be a JSON object");
+  ++i;
+  skip();
+  if (i < text.size() && text[i] == '}') {
+    ++i;
+  } else {
+    for (;;) {
+      skip();
+      if (i >= text.size() || text[i] != '"')
+        return fail("expected a quoted parameter name");
+      size_t end = text.find('"', i + 1);
+      if (end == std::string::npos)
+        return fail("unterminated string");
+      std::string name = text.substr(i + 1, end - i - 1);
+      i = end + 1;
+      skip();
+      if (i >= text.size() || text[i] != ':')
+        return fail("expected ':' after \"" + name + "\"");
+      ++i;
+      skip();
+      size_t start = i;
+      if (i < text.size() && text[i] == '-')
+        ++i;
+      while (i < text.size() && std::isdigit((unsigned char)text[i]))
+        ++i;
+      if (i == start || (i == start + 1 && text[start] == '-') ||
+          (i < text.size() && (text[i] == '.' || text[i] == 'e')))
+        return fail("value of \"" + name + "\" must be an integer");
+      config[name] = std::stoll(text.substr(start, i - start));
+      skip();
+      if (i < text.size() && text[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (i < text.size() && text[i] == '}') {
+        ++i;
+        break;
+      }
+      return fail("expected ',' or '}'");
+    }
+  }
+  skip();
+  if (i != text.size())
+    return fail("trailing characters after the JSON object");
+  return true;
+}
+
+std::string toJson(const Config &config) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto &[name, value] : config) {
+    out += first ? "\n" : ",\n";
+    out += "  \"" + name + "\": " + std::to_string(value);
+    first = false;
+  }
+  return out + (first ? "}\n" : "\n}\n");
+}
+
+} // namespace approx::tune
