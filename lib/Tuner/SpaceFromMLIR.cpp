@@ -22,6 +22,24 @@ std::vector<int64_t> sortedUnique(ArrayRef<int32_t> xs) {
   return v;
 }
 
+/// A parameter of knob `k`, appended to `space`; returns its index.
+size_t addParam(Space &space, const KnobParams &k, std::string suffix,
+                ParamKind kind, int64_t current, unsigned index,
+                int64_t lower, int64_t upper, std::vector<int64_t> values = {}) {
+  TunableParam p;
+  p.name = k.name + "_" + suffix;
+  p.current = current;
+  p.lower = lower;
+  p.upper = upper;
+  p.values = std::move(values);
+  p.kind = kind;
+  p.function = k.function;
+  p.knob = k.name;
+  p.index = index;
+  space.params.push_back(std::move(p));
+  return space.params.size() - 1;
+}
+
 } // namespace
 
 Space spaceFromAnnotations(ModuleOp module) {
@@ -33,36 +51,18 @@ Space spaceFromAnnotations(ModuleOp module) {
       k.function = dt.getFuncName().str();
       k.transformType = dt.getTransformType().str();
       k.decisionTree = true;
-      ArrayRef<int32_t> ts = dt.getThresholds();
-      for (auto [i, t] : llvm::enumerate(ts)) {
-        TunableParam p;
-        p.name = k.name + "_threshold_" + std::to_string(i);
-        p.current = t;
-        p.lower = dt.getThresholdsLowers() ? (*dt.getThresholdsLowers())[i] : t;
-        p.upper = dt.getThresholdsUppers() ? (*dt.getThresholdsUppers())[i] : t;
-        p.kind = ParamKind::Threshold;
-        p.function = k.function;
-        p.knob = k.name;
-        p.index = unsigned(i);
-        k.thresholds.push_back(space.params.size());
-        space.params.push_back(p);
-      }
+      for (auto [i, t] : llvm::enumerate(dt.getThresholds()))
+        k.thresholds.push_back(addParam(
+            space, k, "threshold_" + std::to_string(i), ParamKind::Threshold,
+            t, unsigned(i),
+            dt.getThresholdsLowers() ? (*dt.getThresholdsLowers())[i] : t,
+            dt.getThresholdsUppers() ? (*dt.getThresholdsUppers())[i] : t));
       std::vector<int64_t> values = sortedUnique(
           dt.getDecisionValues() ? *dt.getDecisionValues() : dt.getDecisions());
-      for (auto [j, d] : llvm::enumerate(dt.getDecisions())) {
-        TunableParam p;
-        p.name = k.name + "_decision_" + std::to_string(j);
-        p.current = d;
-        p.values = values;
-        p.lower = values.front();
-        p.upper = values.back();
-        p.kind = ParamKind::Decision;
-        p.function = k.function;
-        p.knob = k.name;
-        p.index = unsigned(j);
-        k.decisions.push_back(space.params.size());
-        space.params.push_back(p);
-      }
+      for (auto [j, d] : llvm::enumerate(dt.getDecisions()))
+        k.decisions.push_back(addParam(space, k, "decision_" + std::to_string(j),
+                                       ParamKind::Decision, d, unsigned(j),
+                                       values.front(), values.back(), values));
       space.knobs.push_back(k);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
       KnobParams k;
@@ -70,18 +70,11 @@ Space spaceFromAnnotations(ModuleOp module) {
       k.function = st.getFuncName().str();
       k.transformType = st.getTransformType().str();
       int32_t v = int32_t(st.getKnobValAttr().getInt());
-      TunableParam p;
-      p.name = k.name + "_knob_val";
-      p.current = v;
-      p.values = st.getDecisionValues() ? sortedUnique(*st.getDecisionValues())
-                                        : std::vector<int64_t>{v};
-      p.lower = p.values.front();
-      p.upper = p.values.back();
-      p.kind = ParamKind::KnobVal;
-      p.function = k.function;
-      p.knob = k.name;
-      k.knobVal = space.params.size();
-      space.params.push_back(p);
+      std::vector<int64_t> values =
+          st.getDecisionValues() ? sortedUnique(*st.getDecisionValues())
+                                 : std::vector<int64_t>{v};
+      k.knobVal = addParam(space, k, "knob_val", ParamKind::KnobVal, v, 0,
+                           values.front(), values.back(), values);
       space.knobs.push_back(k);
     }
   }
