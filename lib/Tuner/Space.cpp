@@ -1,12 +1,10 @@
 //===- Space.cpp - tunable parameters of an approx program ----------------===//
 #include "approx/Tuner/Space.h"
+#include "approx_runtime.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace approx::tune {
 
@@ -132,72 +130,17 @@ std::vector<std::string> Space::validate(const Config &config) const {
 }
 
 bool readConfig(const std::string &path, Config &config, std::string &error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = path + ": cannot read the configuration";
+  // The runtime's reader: a file the tuner accepts is one APPROX_CONFIG
+  // accepts.
+  approx_rt_entry *entries = nullptr;
+  size_t count = 0;
+  if (approx_rt_read_config(path.c_str(), &entries, &count)) {
+    error = approx_rt_last_error();
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  size_t i = 0;
-  int line = 1;
-  auto fail = [&](const std::string &msg) {
-    error = path + ":" + std::to_string(line) + ": " + msg;
-    return false;
-  };
-  auto skip = [&] {
-    while (i < text.size() && std::isspace((unsigned char)text[i])) {
-      line += text[i] == '\n';
-      ++i;
-    }
-  };
-  skip();
-  if (i >= text.size() || text[i] != '{')
-    return fail("a configuration must be a JSON object");
-  ++i;
-  skip();
-  if (i < text.size() && text[i] == '}') {
-    ++i;
-  } else {
-    for (;;) {
-      skip();
-      if (i >= text.size() || text[i] != '"')
-        return fail("expected a quoted parameter name");
-      size_t end = text.find('"', i + 1);
-      if (end == std::string::npos)
-        return fail("unterminated string");
-      std::string name = text.substr(i + 1, end - i - 1);
-      i = end + 1;
-      skip();
-      if (i >= text.size() || text[i] != ':')
-        return fail("expected ':' after \"" + name + "\"");
-      ++i;
-      skip();
-      size_t start = i;
-      if (i < text.size() && text[i] == '-')
-        ++i;
-      while (i < text.size() && std::isdigit((unsigned char)text[i]))
-        ++i;
-      if (i == start || (i == start + 1 && text[start] == '-') ||
-          (i < text.size() && (text[i] == '.' || text[i] == 'e')))
-        return fail("value of \"" + name + "\" must be an integer");
-      config[name] = std::stoll(text.substr(start, i - start));
-      skip();
-      if (i < text.size() && text[i] == ',') {
-        ++i;
-        continue;
-      }
-      if (i < text.size() && text[i] == '}') {
-        ++i;
-        break;
-      }
-      return fail("expected ',' or '}'");
-    }
-  }
-  skip();
-  if (i != text.size())
-    return fail("trailing characters after the JSON object");
+  for (size_t i = 0; i < count; ++i)
+    config[entries[i].name] = entries[i].value;
+  approx_rt_free_config(entries, count);
   return true;
 }
 

@@ -42,6 +42,21 @@ void approx_rt_reset(void);
  * why (with the file name and line). Nothing is set on failure. */
 int approx_rt_load_config(const char *path);
 
+/* One entry of a configuration file. */
+typedef struct {
+  char *name;
+  int32_t value;
+} approx_rt_entry;
+
+/* Reads a flat JSON configuration {"name": int, ...} without applying it:
+ * on success returns 0 and an array of *count entries in *entries (free it
+ * with approx_rt_free_config); otherwise -1, and approx_rt_last_error()
+ * names the file and line. Shared with the tuner so that one parser decides
+ * what a configuration file is. */
+int approx_rt_read_config(const char *path, approx_rt_entry **entries,
+                          size_t *count);
+void approx_rt_free_config(approx_rt_entry *entries, size_t count);
+
 /* The current value of `name` in *value: returns 0 when the program has
  * read it at least once or it was set explicitly, -1 otherwise. */
 int approx_rt_get(const char *name, int32_t *value);

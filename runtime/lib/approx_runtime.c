@@ -19,10 +19,7 @@ typedef struct {
   int32_t dflt;
 } Slot;
 
-typedef struct {
-  char *name;
-  int32_t value;
-} Override;
+typedef approx_rt_entry Override;
 
 static Slot slots[kMaxSlots];
 static int32_t registered[kMaxSlots]; /* slot numbers in order of first read */
@@ -202,7 +199,8 @@ error:
   return -1;
 }
 
-static int readFile(const char *path, Override **list, size_t *count) {
+int approx_rt_read_config(const char *path, approx_rt_entry **list,
+                          size_t *count) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     setError("%s: cannot open configuration: %s", path, strerror(errno));
@@ -230,6 +228,12 @@ static int readFile(const char *path, Override **list, size_t *count) {
   int rc = parseConfig(path, buf, size, list, count);
   free(buf);
   return rc;
+}
+
+void approx_rt_free_config(approx_rt_entry *entries, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    free(entries[i].name);
+  free(entries);
 }
 
 /*--- the table (callers hold mu) -----------------------------------------*/
@@ -277,7 +281,7 @@ static void loadEnvLocked(void) {
     return;
   Override *list;
   size_t n;
-  if (readFile(path, &list, &n)) {
+  if (approx_rt_read_config(path, &list, &n)) {
     fprintf(stderr, "approx runtime: APPROX_CONFIG: %s\n", lastError);
     exit(2);
   }
@@ -341,7 +345,7 @@ void approx_rt_reset(void) {
 int approx_rt_load_config(const char *path) {
   Override *list;
   size_t n;
-  if (readFile(path, &list, &n))
+  if (approx_rt_read_config(path, &list, &n))
     return -1;
   pthread_mutex_lock(&mu);
   loadEnvLocked();

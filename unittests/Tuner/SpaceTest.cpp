@@ -71,7 +71,7 @@ TEST(SpaceTest, ConfigJsonErrorsNameTheLine) {
   Config c;
   std::string error;
   EXPECT_FALSE(readConfig(path, c, error));
-  EXPECT_EQ(error, path + ":3: value of \"b\" must be an integer");
+  EXPECT_EQ(error, path + ":3: values must be integers");
 }
 
 } // namespace

@@ -62,8 +62,9 @@ struct Space {
   std::vector<std::string> validate(const Config &config) const;
 };
 
-/// Reads the seed's flat JSON configuration {"name": int, ...}; on failure
-/// returns false with a message naming the file and line in `error`.
+/// Reads the seed's flat JSON configuration {"name": int, ...} with the
+/// runtime's parser (32-bit integer values); on failure returns false with a
+/// message naming the file and line in `error`.
 bool readConfig(const std::string &path, Config &config, std::string &error);
 
 /// Writes a configuration as flat JSON, one entry per line, sorted.
