@@ -29,7 +29,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 
@@ -83,16 +82,8 @@ int runTool(StringRef program, const std::vector<std::string> &args) {
   return approx::tools::runTool("approx-cc", program, args);
 }
 
-bool writeText(StringRef path, StringRef text) {
-  std::error_code ec;
-  ToolOutputFile out(path, ec, sys::fs::OF_Text);
-  if (ec) {
-    fail("cannot write '" + path + "': " + ec.message());
-    return false;
-  }
-  out.os() << text;
-  out.keep();
-  return true;
+int writeText(StringRef path, StringRef text) {
+  return approx::tools::writeText("approx-cc", path, text);
 }
 
 /// Compiles one source file; returns 0 and, unless an -emit stage printed,
@@ -115,7 +106,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
     std::string text;
     raw_string_ostream os(text);
     m.print(os);
-    return writeText(output.empty() ? "-" : StringRef(output), text) ? 0 : 1;
+    return writeText(output.empty() ? "-" : StringRef(output), text);
   };
   if (emit == "mlir" || emit == "annotated")
     return print(*module);
@@ -147,14 +138,14 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   raw_string_ostream os(ir);
   llvmModule->print(os, nullptr);
   if (emit == "llvm")
-    return writeText(output.empty() ? "-" : StringRef(output), ir) ? 0 : 1;
+    return writeText(output.empty() ? "-" : StringRef(output), ir);
 
   SmallString<128> llPath;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("approx-cc", "ll", llPath))
     return fail("cannot create a temporary file: " + ec.message());
   FileRemover remover(llPath);
-  if (!writeText(llPath, ir))
+  if (writeText(llPath, ir))
     return 1;
   return runTool(clangPath, {clangPath, "-O" + std::to_string(optLevel),
                              "-Wno-override-module", "-c", "-o",

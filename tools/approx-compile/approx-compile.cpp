@@ -20,7 +20,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 
@@ -101,15 +100,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  if (!emit.empty()) {
-    std::error_code ec;
-    ToolOutputFile out(output, ec, sys::fs::OF_Text);
-    if (ec)
-      return fail("cannot write '" + output + "': " + ec.message());
-    out.os() << *text;
-    out.keep();
-    return 0;
-  }
+  if (!emit.empty())
+    return approx::tools::writeText("approx-compile", output, *text);
 
   // Hand the LLVM IR to clang.
   SmallString<128> llPath;
@@ -117,13 +109,8 @@ int main(int argc, char **argv) {
           sys::fs::createTemporaryFile("approx-compile", "ll", llPath))
     return fail("cannot create a temporary file: " + ec.message());
   FileRemover remover(llPath);
-  {
-    std::error_code ec;
-    raw_fd_ostream os(llPath, ec);
-    if (ec)
-      return fail("cannot write '" + llPath + "': " + ec.message());
-    os << *text;
-  }
+  if (approx::tools::writeText("approx-compile", llPath, *text))
+    return 1;
 
   std::vector<std::string> args = {clangPath, "-O" + std::to_string(optLevel),
                                    "-Wno-override-module"};
