@@ -10,28 +10,30 @@ build=${APPROX_BUILD_DIR:-$root/build}
 passed=0
 failed=0
 
-echo "== lit"
-lit_out=$(mktemp)
-/usr/lib/llvm-22/bin/lit -sv "$build/test" | tee "$lit_out"
-lit_rc=${PIPESTATUS[0]}
-lit_pass=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$lit_out" | tail -1)
-lit_fail=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$lit_out" | tail -1)
-passed=$((passed + ${lit_pass:-0}))
-failed=$((failed + ${lit_fail:-0}))
-if [ "$lit_rc" -ne 0 ] && [ "${lit_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
-rm -f "$lit_out"
-
-for t in "$build"/unittests/*Tests; do
-  echo "== $(basename "$t")"
+# run NAME PASS_PATTERN FAIL_PATTERN CMD...: runs CMD, shows its output, and
+# adds the counts its summary reports (sed patterns capturing the number);
+# a failing command that reports no failure counts as one.
+run() {
+  local name=$1 pass_re=$2 fail_re=$3
+  shift 3
+  echo "== $name"
+  local out rc p f
   out=$(mktemp)
-  "$t" | tee "$out"
+  "$@" | tee "$out"
   rc=${PIPESTATUS[0]}
-  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
-  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
+  p=$(sed -n "s/$pass_re/\1/p" "$out" | tail -1)
+  f=$(sed -n "s/$fail_re/\1/p" "$out" | tail -1)
+  rm -f "$out"
   passed=$((passed + ${p:-0}))
   failed=$((failed + ${f:-0}))
   if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); fi
-  rm -f "$out"
+}
+
+run lit '^ *Passed *: *\([0-9]*\).*' '^ *Failed *: *\([0-9]*\).*' \
+  /usr/lib/llvm-22/bin/lit -sv "$build/test"
+for t in "$build"/unittests/*Tests; do
+  run "$(basename "$t")" '^\[  PASSED  \] \([0-9]*\) test.*' \
+    '^\[  FAILED  \] \([0-9]*\) test.*' "$t"
 done
 
 echo
