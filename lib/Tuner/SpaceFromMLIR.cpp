@@ -81,4 +81,34 @@ Space spaceFromAnnotations(ModuleOp module) {
   return space;
 }
 
+unsigned applyToAnnotations(ModuleOp module, const Config &config) {
+  unsigned written = 0;
+  auto lookup = [&](const std::string &name, int32_t current) {
+    auto it = config.find(name);
+    if (it == config.end())
+      return current;
+    ++written;
+    return int32_t(it->second);
+  };
+  Builder b(module.getContext());
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
+      std::string k = knobName(dt.getFuncName(), dt.getKnobName());
+      SmallVector<int32_t> thresholds(dt.getThresholds());
+      SmallVector<int32_t> decisions(dt.getDecisions());
+      for (auto [i, t] : llvm::enumerate(thresholds))
+        t = lookup(k + "_threshold_" + std::to_string(i), t);
+      for (auto [j, d] : llvm::enumerate(decisions))
+        d = lookup(k + "_decision_" + std::to_string(j), d);
+      dt.setThresholds(thresholds);
+      dt.setDecisions(decisions);
+    } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
+      std::string k = knobName(st.getFuncName(), st.getKnobName());
+      st.setKnobValAttr(b.getI32IntegerAttr(
+          lookup(k + "_knob_val", int32_t(st.getKnobValAttr().getInt()))));
+    }
+  }
+  return written;
+}
+
 } // namespace approx::tune

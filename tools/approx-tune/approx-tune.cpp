@@ -1,65 +1,446 @@
-//===- approx-tune.cpp - the configuration space of an approx program -----===//
+//===- approx-tune.cpp - tuning approx programs ---------------------------===//
 //
 //   approx-tune --space kernel.c --list              the tunable parameters
-//   approx-tune --space kernel.mlir --validate c.json
+//   approx-tune --space kernel.c --validate c.json   check a configuration
+//   approx-tune --space kernel.c --eval 'CMD' --qos-min 0.95 --max-evals 200 \
+//               --seed 1 --out DIR                   search the space
 //
-// The search itself (issue 4's remaining part) is not here yet; this tool
-// extracts and checks configuration spaces.
+// The command is run with APPROX_CONFIG=<configuration file> and
+// APPROX_INPUT_SET=tuning|evaluation and prints
+// `approx-result: time=<seconds> qos=<0..1>` (docs/tuning.md).
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Frontend/CImport.h"
+#include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
+#include "approx/Tuner/Store.h"
 #include "../common/ToolSupport.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
+#include <mutex>
+
 using namespace llvm;
+namespace tune = approx::tune;
 
 namespace {
+cl::OptionCategory spaceCat("Space");
+cl::OptionCategory searchCat("Search");
+cl::OptionCategory outCat("Results");
+
 cl::opt<std::string> spaceFile(
     "space", cl::desc("Annotated program: .mlir (annotation ops) or C/C++ "
                       "(`// @approx:` comments)"),
-    cl::value_desc("file"), cl::Required);
-cl::opt<bool> list("list", cl::desc("Print the tunable parameters and the "
-                                    "sizes of the static and dynamic spaces"));
-cl::opt<std::string> validateFile(
-    "validate", cl::desc("Check a configuration (flat JSON) against the space"),
-    cl::value_desc("config.json"), cl::init(""));
+    cl::value_desc("file"), cl::Required, cl::cat(spaceCat));
 cl::list<std::string> includeDirs("I", cl::Prefix,
                                   cl::desc("Include directory (C/C++)"),
-                                  cl::value_desc("dir"));
+                                  cl::value_desc("dir"), cl::cat(spaceCat));
 cl::list<std::string> defines("D", cl::Prefix, cl::desc("Macro (C/C++)"),
-                              cl::value_desc("name[=value]"));
+                              cl::value_desc("name[=value]"),
+                              cl::cat(spaceCat));
 cl::opt<std::string> clangPath("clang", cl::desc("clang for C/C++ spaces"),
-                               cl::init(APPROX_DEFAULT_CLANG));
+                               cl::init(APPROX_DEFAULT_CLANG),
+                               cl::cat(spaceCat));
+cl::opt<bool> list("list", cl::desc("Print the tunable parameters and the "
+                                    "sizes of the static and dynamic spaces"),
+                   cl::cat(spaceCat));
+cl::opt<std::string> validateFile(
+    "validate", cl::desc("Check a configuration (flat JSON) against the space"),
+    cl::value_desc("config.json"), cl::init(""), cl::cat(spaceCat));
+
+cl::opt<std::string> evalCommand(
+    "eval",
+    cl::desc("Command measuring one configuration (run by /bin/sh with "
+             "APPROX_CONFIG and APPROX_INPUT_SET set; prints "
+             "`approx-result: time=<s> qos=<q>`). Starts a search"),
+    cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
+cl::opt<double> qosMin("qos-min",
+                       cl::desc("QoS bound of the best configuration (0..1)"),
+                       cl::init(0.9), cl::cat(searchCat));
+cl::opt<unsigned> maxEvals("max-evals",
+                           cl::desc("Evaluations of candidate configurations"),
+                           cl::init(100), cl::cat(searchCat));
+cl::opt<double> timeBudget("time-budget",
+                           cl::desc("Seconds of search; 0 = no limit"),
+                           cl::init(0), cl::cat(searchCat));
+cl::opt<unsigned> seed("seed", cl::desc("Seed of the search"), cl::init(1),
+                       cl::cat(searchCat));
+cl::opt<unsigned> workers(
+    "workers",
+    cl::desc("Configurations measured at once (concurrent runs share the "
+             "machine: their times are noisier)"),
+    cl::init(1), cl::cat(searchCat));
+cl::opt<unsigned> repetitions(
+    "repetitions", cl::desc("Runs per configuration (medians are kept)"),
+    cl::init(3), cl::cat(searchCat));
+cl::opt<double> timeout(
+    "timeout",
+    cl::desc("Seconds per run before it counts as timed out; 0 = 10x the "
+             "exact run + 10 s"),
+    cl::init(0), cl::cat(searchCat));
+enum class Mode { Static, Dynamic };
+cl::opt<Mode> mode(
+    "mode", cl::desc("Space searched"),
+    cl::values(clEnumValN(Mode::Dynamic, "dynamic",
+                          "decision trees: thresholds and decisions"),
+               clEnumValN(Mode::Static, "static",
+                          "one transform value per knob")),
+    cl::init(Mode::Dynamic), cl::cat(searchCat));
+cl::opt<bool> holdout(
+    "holdout",
+    cl::desc("Re-measure the frontier on the evaluation input set "
+             "(APPROX_INPUT_SET=evaluation)"),
+    cl::cat(searchCat));
+cl::opt<std::string> holdoutCommand(
+    "holdout-eval",
+    cl::desc("Command for the evaluation input set (implies --holdout; "
+             "default: the --eval command)"),
+    cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
+cl::opt<bool> quiet("quiet", cl::desc("No progress line"), cl::cat(searchCat));
+
+cl::opt<std::string> outDir(
+    "out",
+    cl::desc("Directory for best_config.json, pareto.csv, tuned.mlir, "
+             "plot.svg, speedup.txt, summary.json and the store"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(outCat));
+cl::opt<std::string> dbPath(
+    "db", cl::desc("Results store (SQLite); default <out>/tune.db"),
+    cl::value_desc("file"), cl::init(""), cl::cat(outCat));
+cl::opt<bool> resume(
+    "resume",
+    cl::desc("Continue the latest run of this space and mode in the store"),
+    cl::cat(outCat));
+cl::opt<bool> history(
+    "history",
+    cl::desc("Print the evaluations of the latest run of this space and mode "
+             "in the store (CSV)"),
+    cl::cat(outCat));
 
 int fail(const Twine &msg) { return approx::tools::fail("approx-tune", msg); }
 
-std::string valuesOf(const approx::tune::TunableParam &p) {
-  if (p.kind == approx::tune::ParamKind::Threshold)
+std::string valuesOf(const tune::TunableParam &p) {
+  if (p.kind == tune::ParamKind::Threshold)
     return "[" + std::to_string(p.lower) + ", " + std::to_string(p.upper) + "]";
   std::string s = "{";
   for (size_t i = 0; i < p.values.size(); ++i)
     s += (i ? ", " : "") + std::to_string(p.values[i]);
   return s + "}";
 }
+
+void printSpace(const tune::Space &space) {
+  outs() << format("%-36s %-9s %-16s %-8s %-24s %s\n", "parameter", "kind",
+                   "range", "current", "function", "index");
+  for (const tune::TunableParam &p : space.params)
+    outs() << format("%-36s %-9s %-16s %-8lld %-24s %u\n", p.name.c_str(),
+                     tune::kindName(p.kind), valuesOf(p).c_str(),
+                     (long long)p.current, p.function.c_str(), p.index);
+  outs() << format("\n%zu knobs, %zu parameters; space size: static %.4g, "
+                   "dynamic %.4g\n",
+                   space.knobs.size(), space.params.size(), space.size(false),
+                   space.size(true));
+}
+
+int validate(const tune::Space &space) {
+  tune::Config config;
+  std::string error;
+  if (!tune::readConfig(validateFile, config, error))
+    return fail(error);
+  std::vector<std::string> problems = space.validate(config);
+  for (const std::string &p : problems)
+    errs() << validateFile << ": error: " << p << "\n";
+  if (!problems.empty())
+    return 1;
+  outs() << validateFile << ": valid (" << config.size() << " of "
+         << space.params.size() << " parameters set)\n";
+  return 0;
+}
+
+std::string storePath() {
+  if (!dbPath.empty())
+    return dbPath;
+  SmallString<256> p(outDir);
+  sys::path::append(p, "tune.db");
+  return std::string(p);
+}
+
+int printHistory(const tune::Space &space) {
+  std::string error;
+  auto store = tune::Store::open(storePath(), error);
+  if (!store)
+    return fail(error);
+  bool dynamic = mode == Mode::Dynamic;
+  auto run = store->lastRun(tune::spaceFingerprint(space, dynamic));
+  if (!run)
+    return fail("no " + Twine(dynamic ? "dynamic" : "static") +
+                " run of this space in '" + storePath() + "'");
+  outs() << "run,seq,input_set,technique,status,time_s,qos,config,message\n";
+  for (tune::InputSet set : {tune::InputSet::Tuning, tune::InputSet::Evaluation})
+    for (const tune::Evaluation &e : store->evaluations(run->id, set)) {
+      std::string message = e.result.message;
+      std::replace(message.begin(), message.end(), '"', '\'');
+      outs() << run->id << "," << e.seq << "," << tune::inputSetName(set)
+             << "," << e.technique << "," << tune::statusName(e.result.status)
+             << "," << format("%.6g", e.result.time) << ","
+             << format("%.6g", e.result.qos) << ",\""
+             << tune::formatConfig(e.config) << "\",\"" << message << "\"\n";
+    }
+  return 0;
+}
+
+/// The progress line: on a terminal rewritten in place, else one line per
+/// tenth of the budget.
+struct ProgressPrinter {
+  bool tty = sys::Process::StandardErrIsDisplayed();
+  size_t lastPrinted = 0;
+  void operator()(const tune::Progress &p) {
+    size_t step = std::max<size_t>(1, p.maxEvals / 10);
+    if (!tty && p.evaluations < p.maxEvals &&
+        p.evaluations / step == lastPrinted / step)
+      return;
+    lastPrinted = p.evaluations;
+    std::string left;
+    if (p.timeBudget > 0)
+      left = formatv(", {0:f0} s left",
+                     std::max(0.0, p.timeBudget - p.elapsed));
+    std::string best = p.haveBest ? formatv("best {0:f2}x (qos {1:f4})",
+                                            p.bestSpeedup, p.bestQos)
+                                        .str()
+                                  : "no configuration meets the bound yet";
+    errs() << (tty ? "\r\033[K" : "")
+           << formatv("approx-tune: {0}/{1} evaluations, {2}, frontier {3}, "
+                      "{4} failed, {5:f0} s{6}",
+                      p.evaluations, p.maxEvals, best, p.frontier, p.failed,
+                      p.elapsed, left)
+           << (tty ? "" : "\n");
+  }
+  void done() {
+    if (tty && lastPrinted)
+      errs() << "\n";
+  }
+};
+
+int writeOutput(StringRef name, StringRef text) {
+  SmallString<256> p(outDir);
+  sys::path::append(p, name);
+  return approx::tools::writeText("approx-tune", p, text);
+}
+
+/// Checks the search options; an error message or "".
+std::string checkOptions() {
+  if (outDir.empty())
+    return "--eval needs --out DIR for the results";
+  if (!(qosMin >= 0 && qosMin <= 1))
+    return "--qos-min must be within [0, 1]";
+  if (maxEvals == 0)
+    return "--max-evals must be at least 1";
+  if (workers == 0)
+    return "--workers must be at least 1";
+  if (repetitions == 0)
+    return "--repetitions must be at least 1";
+  if (timeout < 0 || timeBudget < 0)
+    return "--timeout and --time-budget must not be negative";
+  return "";
+}
+
+int runSearch(mlir::ModuleOp module, const tune::Space &space) {
+  if (std::string problem = checkOptions(); !problem.empty())
+    return fail(problem);
+  if (space.params.empty())
+    return fail("'" + spaceFile + "' has no approx annotations: nothing to tune");
+  if (std::error_code ec = sys::fs::create_directories(outDir))
+    return fail("cannot create '" + outDir + "': " + ec.message());
+
+  bool dynamic = mode == Mode::Dynamic;
+  std::string error;
+  auto store = tune::Store::open(storePath(), error);
+  if (!store)
+    return fail(error);
+
+  tune::TuneOptions options;
+  options.qosMin = qosMin;
+  options.maxEvals = maxEvals;
+  options.timeBudget = timeBudget;
+  options.seed = seed;
+  options.workers = workers;
+  options.dynamic = dynamic;
+
+  tune::RunInfo run;
+  size_t nextSeq = 0;
+  std::string fingerprint = tune::spaceFingerprint(space, dynamic);
+  if (resume) {
+    auto last = store->lastRun(fingerprint);
+    if (!last)
+      return fail("--resume: no " + Twine(dynamic ? "dynamic" : "static") +
+                  " run of this space in '" + storePath() + "'");
+    run = *last;
+    // A resumed run replays the stored one: its options must match.
+    if (seed.getNumOccurrences() && seed != run.seed)
+      return fail("--resume: --seed " + Twine(seed) +
+                  " differs from the stored run's seed " + Twine(run.seed));
+    if (qosMin.getNumOccurrences() && qosMin != run.qosMin)
+      return fail(formatv("--resume: --qos-min {0} differs from the stored "
+                          "run's {1}",
+                          double(qosMin), run.qosMin));
+    if (workers.getNumOccurrences() && workers != run.workers)
+      return fail("--resume: --workers " + Twine(workers) +
+                  " differs from the stored run's " + Twine(run.workers));
+    options.seed = run.seed;
+    options.qosMin = run.qosMin;
+    options.workers = run.workers;
+    options.prior = store->evaluations(run.id, tune::InputSet::Tuning);
+    for (const tune::Evaluation &e : options.prior)
+      nextSeq = std::max(nextSeq, e.seq + 1);
+  } else {
+    run.space = spaceFile;
+    run.fingerprint = fingerprint;
+    run.mode = dynamic ? "dynamic" : "static";
+    run.seed = seed;
+    run.qosMin = qosMin;
+    run.workers = workers;
+    run.command = evalCommand;
+    run.machine = tune::machineInfo();
+    if (!store->beginRun(run, error))
+      return fail("results store '" + storePath() + "': " + error);
+  }
+
+  // The exact run is measured without a timeout; it sets the default one.
+  tune::CommandOptions command{evalCommand, repetitions, 0};
+  tune::EvaluateFn untimed = tune::commandEvaluator(command);
+  tune::EvaluateFn timed;
+  std::mutex timedMutex;
+  tune::EvaluateFn evaluate = [&](const tune::Config &c, tune::InputSet set) {
+    {
+      std::lock_guard<std::mutex> lock(timedMutex);
+      if (!timed) {
+        auto start = std::chrono::steady_clock::now();
+        tune::Measurement m = untimed(c, set);
+        double wall = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count() /
+                      repetitions;
+        command.timeoutSeconds = timeout > 0 ? double(timeout) : 10 * wall + 10;
+        timed = tune::commandEvaluator(command);
+        return m;
+      }
+    }
+    return timed(c, set);
+  };
+
+  bool storeWarned = false;
+  options.onEvaluation = [&](const tune::Evaluation &e) {
+    tune::Evaluation stored = e;
+    if (resume)
+      stored.seq = nextSeq++;
+    if (!store->add(run.id, tune::InputSet::Tuning, stored, error) &&
+        !storeWarned) {
+      WithColor::warning(errs(), "approx-tune")
+          << "results store '" << storePath() << "': " << error << "\n";
+      storeWarned = true;
+    }
+  };
+  ProgressPrinter progress;
+  if (!quiet)
+    options.onProgress = [&](const tune::Progress &p) { progress(p); };
+
+  tune::TuneResult result = tune::tune(space, evaluate, options);
+  progress.done();
+  if (!result.baselineOk()) {
+    const tune::Measurement &m = result.evaluations[0].result;
+    return fail("the exact configuration failed (" +
+                Twine(tune::statusName(m.status)) + "): " + m.message +
+                "\n  command: " + evalCommand);
+  }
+
+  tune::Report report;
+  report.space = spaceFile;
+  report.mode = dynamic ? "dynamic" : "static";
+  report.command = evalCommand;
+  report.qosMin = options.qosMin;
+  report.seed = options.seed;
+  report.spaceSize = space.size(dynamic);
+  report.params = &space;
+  report.result = &result;
+  if (holdout || !holdoutCommand.empty()) {
+    tune::CommandOptions held = command;
+    if (!holdoutCommand.empty())
+      held.command = holdoutCommand;
+    tune::Holdout h =
+        tune::remeasureFrontier(result, tune::commandEvaluator(held), workers);
+    if (!h.baseline.ok())
+      return fail("the exact configuration failed on the evaluation set (" +
+                  Twine(tune::statusName(h.baseline.status)) + "): " +
+                  h.baseline.message);
+    tune::Evaluation e = result.evaluations[0];
+    e.result = h.baseline;
+    store->add(run.id, tune::InputSet::Evaluation, e, error);
+    for (size_t i = 0; i < result.frontier.size(); ++i) {
+      e = result.evaluations[result.frontier[i]];
+      e.result = h.frontier[i];
+      store->add(run.id, tune::InputSet::Evaluation, e, error);
+    }
+    report.holdout = std::move(h);
+  }
+
+  const tune::Evaluation &best =
+      result.evaluations[size_t(std::max(0L, result.best))];
+  tune::applyToAnnotations(module, best.config);
+  std::string tuned;
+  raw_string_ostream tunedOs(tuned);
+  module.print(tunedOs);
+  if (writeOutput("best_config.json", tune::toJson(best.config)) ||
+      writeOutput("pareto.csv", report.paretoCsv()) ||
+      writeOutput("tuned.mlir", tuned) ||
+      writeOutput("plot.svg", report.plotSvg()) ||
+      writeOutput("speedup.txt", report.speedupTable()) ||
+      writeOutput("summary.json", report.summaryJson()))
+    return 1;
+
+  double base = result.evaluations[0].result.time;
+  outs() << formatv("{0} {1} space of {2:g} configurations: {3} evaluations "
+                    "({4} failed){5}, {6:f1} s; {7}\n",
+                    spaceFile, report.mode, report.spaceSize,
+                    result.evaluations.size() - 1, result.failed,
+                    result.exhaustive ? ", exhaustive" : "", result.seconds,
+                    result.stopReason);
+  if (result.best > 0)
+    outs() << formatv("best with qos >= {0}: {1:f2}x (qos {2:f4}) -> "
+                      "{3}/best_config.json\n",
+                      options.qosMin, base / best.result.time,
+                      best.result.qos, outDir);
+  else
+    outs() << "no approximate configuration met qos >= " << options.qosMin
+           << "; best_config.json is the exact configuration\n";
+  outs() << report.speedupTable();
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions({&spaceCat, &searchCat, &outCat});
   cl::ParseCommandLineOptions(
-      argc, argv, "approx-tune: configuration spaces of approx programs\n");
-  if (!list && validateFile.empty())
-    return fail("nothing to do: give --list or --validate");
+      argc, argv,
+      "approx-tune: configuration spaces of approx programs, and their "
+      "tuning\n");
+  if (!list && validateFile.empty() && evalCommand.empty() && !history)
+    return fail("nothing to do: give --list, --validate, --eval or --history");
+  if ((history || resume) && dbPath.empty() && outDir.empty())
+    return fail("--history and --resume need --out DIR or --db FILE");
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -84,32 +465,17 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
-  approx::tune::Space space = approx::tune::spaceFromAnnotations(*module);
+  tune::Space space = tune::spaceFromAnnotations(*module);
 
-  if (list) {
-    outs() << format("%-36s %-9s %-16s %-8s %-24s %s\n", "parameter", "kind",
-                     "range", "current", "function", "index");
-    for (const approx::tune::TunableParam &p : space.params)
-      outs() << format("%-36s %-9s %-16s %-8lld %-24s %u\n", p.name.c_str(),
-                       approx::tune::kindName(p.kind), valuesOf(p).c_str(),
-                       (long long)p.current, p.function.c_str(), p.index);
-    outs() << format("\n%zu knobs, %zu parameters; space size: static %.4g, "
-                     "dynamic %.4g\n",
-                     space.knobs.size(), space.params.size(), space.size(false),
-                     space.size(true));
-  }
-  if (!validateFile.empty()) {
-    approx::tune::Config config;
-    std::string error;
-    if (!approx::tune::readConfig(validateFile, config, error))
-      return fail(error);
-    std::vector<std::string> problems = space.validate(config);
-    for (const std::string &p : problems)
-      errs() << validateFile << ": error: " << p << "\n";
-    if (!problems.empty())
-      return 1;
-    outs() << validateFile << ": valid (" << config.size() << " of "
-           << space.params.size() << " parameters set)\n";
-  }
+  if (list)
+    printSpace(space);
+  if (!validateFile.empty())
+    if (int rc = validate(space))
+      return rc;
+  if (history)
+    if (int rc = printHistory(space))
+      return rc;
+  if (!evalCommand.empty())
+    return runSearch(*module, space);
   return 0;
 }

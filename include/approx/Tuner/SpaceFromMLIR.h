@@ -16,6 +16,11 @@ namespace approx::tune {
 /// static knob values range over `decision_values` (else the values given).
 Space spaceFromAnnotations(mlir::ModuleOp module);
 
+/// Writes `config` into the annotations of `module` (thresholds, decisions,
+/// static knob values), so that the module carries the tuned values; names
+/// not in the module are ignored. Returns the number of values written.
+unsigned applyToAnnotations(mlir::ModuleOp module, const Config &config);
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNER_SPACEFROMMLIR_H

@@ -1,0 +1,96 @@
+//===- Search.h - searching a configuration space ---------------*- C++ -*-===//
+//
+// Minimises time subject to QoS >= a bound and keeps every measurement, so
+// that the whole time/QoS Pareto frontier comes out of one run. Small spaces
+// are enumerated; larger ones are searched by an ensemble of techniques
+// (differential evolution, Nelder-Mead, greedy mutation, uniform random)
+// chosen by a multi-armed bandit, as OpenTuner does. Everything random comes
+// from one seeded generator: with a deterministic evaluator, the same seed and
+// worker count give the same run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_TUNER_SEARCH_H
+#define APPROX_TUNER_SEARCH_H
+
+#include "approx/Tuner/Evaluator.h"
+#include "approx/Tuner/Space.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace approx::tune {
+
+/// One measured configuration of a run.
+struct Evaluation {
+  size_t seq = 0;        // order within the run; 0 is the exact baseline
+  std::string technique; // exact, default, exhaustive, de, nelder-mead, ...
+  Config config;
+  Measurement result;
+};
+
+struct Progress {
+  size_t evaluations = 0, maxEvals = 0, failed = 0, frontier = 0;
+  double elapsed = 0, timeBudget = 0;
+  bool haveBest = false;
+  double bestSpeedup = 0, bestQos = 0;
+};
+
+struct TuneOptions {
+  double qosMin = 0.9;
+  /// Evaluations of candidate configurations (the baseline not counted).
+  size_t maxEvals = 100;
+  /// Seconds; 0 = no limit. Evaluations under way are completed.
+  double timeBudget = 0;
+  uint64_t seed = 1;
+  /// Configurations measured at once (the evaluator is called concurrently).
+  unsigned workers = 1;
+  /// Decision trees (dynamic) or one transform value per knob (static).
+  bool dynamic = true;
+  /// Resume: the evaluations of an earlier run with the same options. The
+  /// search replays that run, reusing these measurements instead of calling
+  /// the evaluator, and continues where it stopped.
+  std::vector<Evaluation> prior;
+  /// Called for each new (not replayed) evaluation, in order.
+  std::function<void(const Evaluation &)> onEvaluation;
+  /// Called after each batch of evaluations.
+  std::function<void(const Progress &)> onProgress;
+};
+
+struct TuneResult {
+  std::vector<Evaluation> evaluations; // [0] is the exact baseline
+  std::vector<size_t> frontier;        // indices, ascending time and QoS
+  long best = -1;        // fastest evaluation with QoS >= qosMin, or -1
+  size_t newEvaluations = 0; // evaluator calls (not replayed from `prior`)
+  size_t failed = 0;
+  bool exhaustive = false;
+  double seconds = 0;
+  std::string stopReason;
+  bool baselineOk() const {
+    return !evaluations.empty() && evaluations[0].result.ok();
+  }
+};
+
+/// The exact configuration of a runtime-table build: every decision and knob
+/// value 0, thresholds at their annotation values.
+Config exactConfig(const Space &space);
+
+/// The configurations of `space` in the given mode, in a fixed order; calls
+/// `visit` until it returns false.
+void enumerateSpace(const Space &space, bool dynamic,
+                    const std::function<bool(const Config &)> &visit);
+
+/// Indices of the successful evaluations on the time/QoS Pareto frontier
+/// (no other one is at least as fast and at least as accurate, and strictly
+/// better in one), in ascending time.
+std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals);
+
+/// Runs the search. The baseline (exact configuration) is measured first; if
+/// it fails, the result holds just that failed evaluation.
+TuneResult tune(const Space &space, const EvaluateFn &evaluate,
+                const TuneOptions &options);
+
+} // namespace approx::tune
+
+#endif // APPROX_TUNER_SEARCH_H

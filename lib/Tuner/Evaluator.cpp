@@ -1,0 +1,315 @@
+//===- Evaluator.cpp - measuring one configuration ------------------------===//
+#include "approx/Tuner/Evaluator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace approx::tune {
+
+const char *statusName(EvalStatus status) {
+  switch (status) {
+  case EvalStatus::Ok:
+    return "ok";
+  case EvalStatus::Failed:
+    return "failed";
+  case EvalStatus::Crashed:
+    return "crashed";
+  case EvalStatus::Timeout:
+    return "timeout";
+  case EvalStatus::Unparsable:
+    return "unparsable";
+  }
+  return "";
+}
+
+bool parseStatus(const std::string &name, EvalStatus &status) {
+  for (EvalStatus s : {EvalStatus::Ok, EvalStatus::Failed, EvalStatus::Crashed,
+                       EvalStatus::Timeout, EvalStatus::Unparsable})
+    if (name == statusName(s)) {
+      status = s;
+      return true;
+    }
+  return false;
+}
+
+const char *inputSetName(InputSet set) {
+  return set == InputSet::Tuning ? "tuning" : "evaluation";
+}
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Measurement repeatMeasurement(const std::function<Measurement()> &once,
+                              unsigned repetitions) {
+  Measurement result;
+  std::vector<double> qos;
+  for (unsigned r = 0; r < std::max(1u, repetitions); ++r) {
+    Measurement m = once();
+    if (!m.ok())
+      return m;
+    result.samples.push_back(m.time);
+    qos.push_back(m.qos);
+  }
+  result.time = median(result.samples);
+  result.qos = median(qos);
+  return result;
+}
+
+bool parseResultLine(const std::string &output, double &time, double &qos,
+                     std::string &error) {
+  static const char kTag[] = "approx-result:";
+  size_t at = output.rfind(kTag);
+  if (at == std::string::npos) {
+    error = "no 'approx-result: time=<seconds> qos=<0..1>' line in the output";
+    return false;
+  }
+  std::string line = output.substr(at + sizeof(kTag) - 1);
+  line = line.substr(0, line.find('\n'));
+  bool haveTime = false, haveQos = false;
+  size_t pos = 0;
+  while (pos < line.size()) {
+    size_t start = line.find_first_not_of(" \t\r", pos);
+    if (start == std::string::npos)
+      break;
+    size_t end = line.find_first_of(" \t\r", start);
+    std::string field = line.substr(start, end == std::string::npos
+                                               ? std::string::npos
+                                               : end - start);
+    pos = end == std::string::npos ? line.size() : end;
+    size_t eq = field.find('=');
+    std::string key = field.substr(0, eq);
+    if (eq == std::string::npos || (key != "time" && key != "qos"))
+      continue; // other fields are allowed and ignored
+    const char *text = field.c_str() + eq + 1;
+    char *rest = nullptr;
+    errno = 0;
+    double v = std::strtod(text, &rest);
+    if (rest == text || *rest || errno || !std::isfinite(v)) {
+      error = "bad value in '" + field + "'";
+      return false;
+    }
+    (key == "time" ? time : qos) = v;
+    (key == "time" ? haveTime : haveQos) = true;
+  }
+  if (!haveTime || !haveQos) {
+    error = std::string("the approx-result line lacks ") +
+            (haveTime ? "qos=" : "time=");
+    return false;
+  }
+  if (time < 0) {
+    error = "negative time " + std::to_string(time);
+    return false;
+  }
+  if (qos < 0 || qos > 1) {
+    error = "qos " + std::to_string(qos) + " is outside [0, 1]";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// A private directory for configuration files, removed with the evaluator.
+struct ScratchDir {
+  std::string path;
+  std::atomic<unsigned long> counter{0};
+  ScratchDir() {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") +
+                        "/approx-tune-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back(0);
+    if (mkdtemp(buf.data()))
+      path = buf.data();
+  }
+  ~ScratchDir() {
+    if (!path.empty())
+      rmdir(path.c_str());
+  }
+};
+
+/// Output of one run of the command.
+struct RunOutput {
+  int status = 0; // waitpid status
+  bool timedOut = false;
+  std::string out, err;
+  std::string spawnError;
+};
+
+RunOutput runCommand(const std::string &command,
+                     const std::vector<std::string> &extraEnv,
+                     double timeoutSeconds) {
+  RunOutput result;
+  // Everything the child needs is built before fork (only async-signal-safe
+  // calls between fork and exec).
+  std::vector<std::string> envStrings;
+  for (char **e = environ; *e; ++e) {
+    std::string entry = *e;
+    bool replaced = false;
+    for (const std::string &x : extraEnv)
+      replaced |= entry.compare(0, x.find('=') + 1, x, 0, x.find('=') + 1) == 0;
+    if (!replaced)
+      envStrings.push_back(entry);
+  }
+  envStrings.insert(envStrings.end(), extraEnv.begin(), extraEnv.end());
+  std::vector<char *> envp;
+  for (std::string &s : envStrings)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string sh = "/bin/sh", dashC = "-c", cmd = command;
+  char *argv[] = {sh.data(), dashC.data(), cmd.data(), nullptr};
+
+  int outPipe[2], errPipe[2];
+  if (pipe2(outPipe, O_CLOEXEC) || pipe2(errPipe, O_CLOEXEC)) {
+    result.spawnError = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    result.spawnError = std::string("fork: ") + std::strerror(errno);
+    for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]})
+      close(fd);
+    return result;
+  }
+  if (pid == 0) {
+    setpgid(0, 0); // its own process group, so a timeout kills all of it
+    dup2(outPipe[1], 1);
+    dup2(errPipe[1], 2);
+    execve(argv[0], argv, envp.data());
+    _exit(127);
+  }
+  close(outPipe[1]);
+  close(errPipe[1]);
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(timeoutSeconds);
+  pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+  std::string *sinks[2] = {&result.out, &result.err};
+  int open = 2;
+  char buf[4096];
+  while (open > 0) {
+    int waitMs = -1;
+    if (timeoutSeconds > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
+      if (left <= 0) {
+        result.timedOut = true;
+        kill(-pid, SIGKILL);
+        break;
+      }
+      waitMs = int(std::min<long long>(left, 1 << 30));
+    }
+    int n = poll(fds, 2, waitMs);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        // Keep the head of stdout small enough and the tail of stderr.
+        if (sinks[i]->size() < (1u << 24))
+          sinks[i]->append(buf, size_t(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+      }
+    }
+  }
+  for (pollfd &p : fds)
+    if (p.fd >= 0)
+      close(p.fd);
+  while (waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
+  }
+  // Children of the command that outlived it are its own business, but a
+  // timed-out group is gone entirely.
+  return result;
+}
+
+/// The last line of `text` that is not blank, for failure messages.
+std::string lastLine(const std::string &text) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos)
+    return "";
+  size_t start = text.rfind('\n', end);
+  start = start == std::string::npos ? 0 : start + 1;
+  return text.substr(start, std::min<size_t>(end + 1 - start, 300));
+}
+
+} // namespace
+
+EvaluateFn commandEvaluator(const CommandOptions &options) {
+  auto scratch = std::make_shared<ScratchDir>();
+  return [options, scratch](const Config &config, InputSet set) {
+    if (scratch->path.empty()) {
+      Measurement m;
+      m.status = EvalStatus::Failed;
+      m.message = "cannot create a directory for configuration files";
+      return m;
+    }
+    std::string file = scratch->path + "/config-" +
+                       std::to_string(scratch->counter++) + ".json";
+    if (FILE *f = std::fopen(file.c_str(), "w")) {
+      std::string json = toJson(config);
+      std::fwrite(json.data(), 1, json.size(), f);
+      std::fclose(f);
+    }
+    std::vector<std::string> env = {
+        "APPROX_CONFIG=" + file,
+        std::string("APPROX_INPUT_SET=") + inputSetName(set)};
+    Measurement m = repeatMeasurement(
+        [&] {
+          Measurement one;
+          RunOutput run = runCommand(options.command, env,
+                                     options.timeoutSeconds);
+          std::string why = lastLine(run.err);
+          if (!run.spawnError.empty()) {
+            one.status = EvalStatus::Failed;
+            one.message = run.spawnError;
+          } else if (run.timedOut) {
+            one.status = EvalStatus::Timeout;
+            one.message = "no result within " +
+                          std::to_string(options.timeoutSeconds) + " s";
+          } else if (WIFSIGNALED(run.status)) {
+            one.status = EvalStatus::Crashed;
+            one.message = std::string("killed by signal ") +
+                          strsignal(WTERMSIG(run.status)) +
+                          (why.empty() ? "" : ": " + why);
+          } else if (WEXITSTATUS(run.status) != 0) {
+            one.status = EvalStatus::Failed;
+            one.message = "exit status " +
+                          std::to_string(WEXITSTATUS(run.status)) +
+                          (why.empty() ? "" : ": " + why);
+          } else if (!parseResultLine(run.out, one.time, one.qos,
+                                      one.message)) {
+            one.status = EvalStatus::Unparsable;
+          }
+          return one;
+        },
+        options.repetitions);
+    std::remove(file.c_str());
+    return m;
+  };
+}
+
+} // namespace approx::tune

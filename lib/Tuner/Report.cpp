@@ -1,0 +1,314 @@
+//===- Report.cpp - what a tuning run tells its user ----------------------===//
+#include "approx/Tuner/Report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace approx::tune {
+
+const std::vector<double> &lossLevels() {
+  static const std::vector<double> levels = {0.01, 0.03, 0.06, 0.09};
+  return levels;
+}
+
+Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
+                          unsigned workers) {
+  Holdout h;
+  h.baseline = evaluate(result.evaluations[0].config, InputSet::Evaluation);
+  h.frontier.resize(result.frontier.size());
+  size_t n = result.frontier.size();
+  unsigned w = std::max(1u, workers);
+  for (size_t begin = 0; begin < n; begin += w) {
+    std::vector<std::thread> threads;
+    for (size_t i = begin; i < std::min(n, begin + w); ++i)
+      threads.emplace_back([&, i] {
+        h.frontier[i] = evaluate(
+            result.evaluations[result.frontier[i]].config, InputSet::Evaluation);
+      });
+    for (std::thread &t : threads)
+      t.join();
+  }
+  return h;
+}
+
+double speedupAt(double baselineTime, const std::vector<Measurement> &points,
+                 double loss) {
+  double best = 1;
+  for (const Measurement &m : points)
+    if (m.ok() && m.qos >= 1 - loss - 1e-12 && m.time > 0)
+      best = std::max(best, baselineTime / m.time);
+  return best;
+}
+
+namespace {
+
+std::string fmt(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
+    else if ((unsigned char)c < 0x20)
+      out += fmt("\\u%04x", double((unsigned char)c));
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+std::string xmlEscape(const std::string &s) {
+  std::string out;
+  for (char c : s)
+    out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  return out;
+}
+
+std::string num(double v) { return fmt("%.6g", v); }
+
+std::string configJson(const Config &c) {
+  std::string s = "{";
+  for (const auto &[name, value] : c)
+    s += (s.size() > 1 ? ", " : "") + jsonString(name) + ": " +
+         std::to_string(value);
+  return s + "}";
+}
+
+std::string levelName(double loss) { return fmt("%g", loss * 100); }
+
+/// A round tick step (1, 2 or 5 times a power of ten) giving about five
+/// ticks up to `max`.
+double tickStep(double max) {
+  double raw = max / 5, p = std::pow(10, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * p >= raw)
+      return m * p;
+  return 10 * p;
+}
+
+} // namespace
+
+std::vector<Measurement> Report::tuningPoints() const {
+  std::vector<Measurement> points;
+  for (const Evaluation &e : result->evaluations)
+    if (e.result.ok())
+      points.push_back(e.result);
+  return points;
+}
+
+double Report::tuningSpeedup(double loss) const {
+  return speedupAt(result->evaluations[0].result.time, tuningPoints(), loss);
+}
+
+std::optional<double> Report::evaluationSpeedup(double loss) const {
+  if (!holdout || !holdout->baseline.ok())
+    return std::nullopt;
+  return speedupAt(holdout->baseline.time, holdout->frontier, loss);
+}
+
+std::string Report::paretoCsv() const {
+  double base = result->evaluations[0].result.time;
+  std::string csv = "time_s,qos,speedup";
+  if (holdout)
+    csv += ",eval_time_s,eval_qos,eval_speedup";
+  for (const TunableParam &p : params->params)
+    csv += "," + p.name;
+  csv += "\n";
+  for (size_t i = 0; i < result->frontier.size(); ++i) {
+    const Evaluation &e = result->evaluations[result->frontier[i]];
+    csv += num(e.result.time) + "," + num(e.result.qos) + "," +
+           num(base / e.result.time);
+    if (holdout) {
+      const Measurement &m = holdout->frontier[i];
+      if (m.ok() && holdout->baseline.ok())
+        csv += "," + num(m.time) + "," + num(m.qos) + "," +
+               num(holdout->baseline.time / m.time);
+      else
+        csv += ",,,"; // failed on the evaluation set
+    }
+    for (const TunableParam &p : params->params) {
+      auto it = e.config.find(p.name);
+      csv += "," + std::to_string(it == e.config.end() ? p.current : it->second);
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+std::string Report::plotSvg() const {
+  const double W = 720, H = 460, left = 70, right = 20, top = 40, bottom = 60;
+  double base = result->evaluations[0].result.time;
+  struct Dot {
+    double loss, speedup;
+  };
+  std::vector<Dot> all, front, held;
+  for (const Evaluation &e : result->evaluations)
+    if (e.result.ok())
+      all.push_back({(1 - e.result.qos) * 100, base / e.result.time});
+  for (size_t i : result->frontier) {
+    const Measurement &m = result->evaluations[i].result;
+    front.push_back({(1 - m.qos) * 100, base / m.time});
+  }
+  if (holdout && holdout->baseline.ok())
+    for (const Measurement &m : holdout->frontier)
+      if (m.ok())
+        held.push_back({(1 - m.qos) * 100, holdout->baseline.time / m.time});
+  double maxLoss = (1 - qosMin) * 100, maxSpeed = 1;
+  for (const std::vector<Dot> *set : {&all, &held})
+    for (const Dot &d : *set) {
+      maxLoss = std::max(maxLoss, d.loss);
+      maxSpeed = std::max(maxSpeed, d.speedup);
+    }
+  maxLoss = std::max(maxLoss * 1.05, 1.0);
+  maxSpeed *= 1.1;
+  auto X = [&](double loss) { return left + loss / maxLoss * (W - left - right); };
+  auto Y = [&](double s) { return H - bottom - s / maxSpeed * (H - top - bottom); };
+
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    num(W) + "\" height=\"" + num(H) +
+                    "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg += "<text x=\"" + num(W / 2) + "\" y=\"22\" text-anchor=\"middle\" "
+         "font-size=\"14\">" +
+         xmlEscape(space.substr(space.find_last_of('/') + 1)) + " (" + mode +
+         "): speedup vs QoS loss</text>\n";
+  // Axes with five ticks each.
+  svg += "<line x1=\"" + num(left) + "\" y1=\"" + num(H - bottom) + "\" x2=\"" +
+         num(W - right) + "\" y2=\"" + num(H - bottom) + "\" stroke=\"black\"/>\n";
+  svg += "<line x1=\"" + num(left) + "\" y1=\"" + num(top) + "\" x2=\"" +
+         num(left) + "\" y2=\"" + num(H - bottom) + "\" stroke=\"black\"/>\n";
+  for (double step = tickStep(maxLoss), lx = 0; lx <= maxLoss; lx += step)
+    svg += "<text x=\"" + num(X(lx)) + "\" y=\"" + num(H - bottom + 18) +
+           "\" text-anchor=\"middle\">" + fmt("%.3g", lx) + "</text>\n";
+  for (double step = tickStep(maxSpeed), sy = 0; sy <= maxSpeed; sy += step)
+    svg += "<text x=\"" + num(left - 8) + "\" y=\"" + num(Y(sy) + 4) +
+           "\" text-anchor=\"end\">" + fmt("%.3g", sy) + "</text>\n";
+  svg += "<text x=\"" + num(W / 2) + "\" y=\"" + num(H - 15) +
+         "\" text-anchor=\"middle\">QoS loss (%)</text>\n";
+  svg += "<text transform=\"rotate(-90)\" x=\"" + num(-(H / 2)) +
+         "\" y=\"20\" text-anchor=\"middle\">speedup over exact (x)</text>\n";
+  // The QoS bound and speedup 1.
+  svg += "<line x1=\"" + num(X((1 - qosMin) * 100)) + "\" y1=\"" + num(top) +
+         "\" x2=\"" + num(X((1 - qosMin) * 100)) + "\" y2=\"" +
+         num(H - bottom) + "\" stroke=\"#888\" stroke-dasharray=\"4 4\"/>\n";
+  svg += "<line x1=\"" + num(left) + "\" y1=\"" + num(Y(1)) + "\" x2=\"" +
+         num(W - right) + "\" y2=\"" + num(Y(1)) +
+         "\" stroke=\"#ccc\" stroke-dasharray=\"2 3\"/>\n";
+  for (const Dot &d : all)
+    svg += "<circle class=\"point\" cx=\"" + num(X(d.loss)) + "\" cy=\"" +
+           num(Y(d.speedup)) + "\" r=\"2.5\" fill=\"#999\"/>\n";
+  std::string path;
+  for (const Dot &d : front)
+    path += (path.empty() ? "" : " ") + num(X(d.loss)) + "," + num(Y(d.speedup));
+  svg += "<polyline class=\"frontier\" points=\"" + path +
+         "\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.5\"/>\n";
+  for (const Dot &d : front)
+    svg += "<circle class=\"frontier-point\" cx=\"" + num(X(d.loss)) +
+           "\" cy=\"" + num(Y(d.speedup)) + "\" r=\"3.5\" fill=\"#c00\"/>\n";
+  for (const Dot &d : held)
+    svg += "<rect class=\"evaluation-point\" x=\"" + num(X(d.loss) - 3) +
+           "\" y=\"" + num(Y(d.speedup) - 3) +
+           "\" width=\"6\" height=\"6\" fill=\"none\" stroke=\"#06c\"/>\n";
+  // Legend.
+  double ly = top + 10;
+  svg += "<circle cx=\"" + num(W - 190) + "\" cy=\"" + num(ly) +
+         "\" r=\"2.5\" fill=\"#999\"/><text x=\"" + num(W - 180) + "\" y=\"" +
+         num(ly + 4) + "\">all evaluations (tuning set)</text>\n";
+  svg += "<circle cx=\"" + num(W - 190) + "\" cy=\"" + num(ly + 18) +
+         "\" r=\"3.5\" fill=\"#c00\"/><text x=\"" + num(W - 180) + "\" y=\"" +
+         num(ly + 22) + "\">Pareto frontier</text>\n";
+  if (!held.empty())
+    svg += "<rect x=\"" + num(W - 193) + "\" y=\"" + num(ly + 33) +
+           "\" width=\"6\" height=\"6\" fill=\"none\" stroke=\"#06c\"/><text x=\"" +
+           num(W - 180) + "\" y=\"" + num(ly + 40) +
+           "\">frontier on the evaluation set</text>\n";
+  return svg + "</svg>\n";
+}
+
+std::string Report::speedupTable() const {
+  std::string t = "QoS loss   speedup (tuning set)   speedup (evaluation set)   gap\n";
+  for (double loss : lossLevels()) {
+    double s = tuningSpeedup(loss);
+    std::optional<double> e = evaluationSpeedup(loss);
+    char line[160];
+    if (e)
+      std::snprintf(line, sizeof line, "<= %-5s   %8.2fx               %8.2fx                  %+.1f%%\n",
+                    (levelName(loss) + "%").c_str(), s, *e,
+                    (*e - s) / s * 100);
+    else
+      std::snprintf(line, sizeof line, "<= %-5s   %8.2fx               %8s                  %s\n",
+                    (levelName(loss) + "%").c_str(), s, "-", "-");
+    t += line;
+  }
+  return t;
+}
+
+std::string Report::summaryJson() const {
+  const TuneResult &r = *result;
+  double base = r.evaluations[0].result.time;
+  std::string j = "{\n";
+  j += "  \"space\": " + jsonString(space) + ",\n";
+  j += "  \"mode\": " + jsonString(mode) + ",\n";
+  j += "  \"command\": " + jsonString(command) + ",\n";
+  j += "  \"qos_min\": " + num(qosMin) + ",\n";
+  j += "  \"seed\": " + std::to_string(seed) + ",\n";
+  j += "  \"config_space\": " + num(spaceSize) + ",\n";
+  j += "  \"evaluations\": " + std::to_string(r.evaluations.size() - 1) + ",\n";
+  j += "  \"new_evaluations\": " + std::to_string(r.newEvaluations) + ",\n";
+  j += "  \"failed\": " + std::to_string(r.failed) + ",\n";
+  j += std::string("  \"exhaustive\": ") + (r.exhaustive ? "true" : "false") + ",\n";
+  j += "  \"tuning_time_s\": " + num(r.seconds) + ",\n";
+  j += "  \"stop_reason\": " + jsonString(r.stopReason) + ",\n";
+  j += "  \"baseline\": {\"tuning\": {\"time_s\": " + num(base) + "}";
+  if (holdout && holdout->baseline.ok())
+    j += ", \"evaluation\": {\"time_s\": " + num(holdout->baseline.time) + "}";
+  j += "},\n";
+  if (r.best >= 0) {
+    const Evaluation &b = r.evaluations[size_t(r.best)];
+    j += "  \"best\": {\"time_s\": " + num(b.result.time) + ", \"qos\": " +
+         num(b.result.qos) + ", \"speedup\": " + num(base / b.result.time) +
+         ", \"config\": " + configJson(b.config) + "},\n";
+  } else {
+    j += "  \"best\": null,\n";
+  }
+  auto levels = [&](bool evaluation) {
+    std::string s = "{";
+    for (double loss : lossLevels()) {
+      s += (s.size() > 1 ? ", " : "") + jsonString(levelName(loss)) + ": ";
+      if (evaluation)
+        s += evaluationSpeedup(loss) ? num(*evaluationSpeedup(loss)) : "null";
+      else
+        s += num(tuningSpeedup(loss));
+    }
+    return s + "}";
+  };
+  j += "  \"speedup\": {\"tuning\": " + levels(false) + ", \"evaluation\": " +
+       (evaluationSpeedup(0.01) ? levels(true) : std::string("null")) + "},\n";
+  j += "  \"frontier\": [";
+  for (size_t i = 0; i < r.frontier.size(); ++i) {
+    const Evaluation &e = r.evaluations[r.frontier[i]];
+    j += std::string(i ? ",\n" : "\n") + "    {\"time_s\": " + num(e.result.time) +
+         ", \"qos\": " + num(e.result.qos) + ", \"speedup\": " +
+         num(base / e.result.time);
+    if (holdout && holdout->baseline.ok()) {
+      const Measurement &m = holdout->frontier[i];
+      j += ", \"evaluation\": ";
+      j += m.ok() ? "{\"time_s\": " + num(m.time) + ", \"qos\": " + num(m.qos) +
+                        ", \"speedup\": " + num(holdout->baseline.time / m.time) + "}"
+                  : "{\"status\": " + jsonString(statusName(m.status)) + "}";
+    }
+    j += ", \"config\": " + configJson(e.config) + "}";
+  }
+  j += r.frontier.empty() ? "]\n" : "\n  ]\n";
+  return j + "}\n";
+}
+
+} // namespace approx::tune

@@ -1,0 +1,865 @@
+//===- Search.cpp - searching a configuration space -----------------------===//
+#include "approx/Tuner/Search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <thread>
+
+namespace approx::tune {
+
+Config exactConfig(const Space &space) {
+  Config c;
+  for (const TunableParam &p : space.params)
+    c[p.name] = p.kind == ParamKind::Threshold ? p.current : 0;
+  return c;
+}
+
+std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals) {
+  std::vector<size_t> ok;
+  for (size_t i = 0; i < evals.size(); ++i)
+    if (evals[i].result.ok())
+      ok.push_back(i);
+  std::stable_sort(ok.begin(), ok.end(), [&](size_t a, size_t b) {
+    const Measurement &x = evals[a].result, &y = evals[b].result;
+    return x.time != y.time ? x.time < y.time : x.qos > y.qos;
+  });
+  std::vector<size_t> front;
+  double bestQos = -1;
+  for (size_t i : ok)
+    if (evals[i].result.qos > bestQos) {
+      front.push_back(i);
+      bestQos = evals[i].result.qos;
+    }
+  return front;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Randomness: one seeded generator, distributions written out so that a
+// seed means the same run with any standard library.
+//===----------------------------------------------------------------------===//
+
+struct Rng {
+  std::mt19937_64 engine;
+  explicit Rng(uint64_t seed) : engine(seed) {}
+  double uniform() { return double(engine() >> 11) * 0x1.0p-53; }
+  size_t below(size_t n) { return size_t(uniform() * double(n)) % n; }
+  double normal() {
+    double u = std::max(uniform(), 1e-300), v = uniform();
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+  }
+};
+
+using Point = std::vector<double>; // a point of the unit cube
+
+double clampUnit(double v) {
+  if (v < 0)
+    v = -v; // reflect
+  if (v > 1)
+    v = 2 - v;
+  return std::min(1.0, std::max(0.0, v));
+}
+
+//===----------------------------------------------------------------------===//
+// Encoding: configurations as points of [0,1]^d. Thresholds are decoded one
+// after the other inside the interval left by their neighbours, so every
+// point decodes to strictly ascending thresholds within bounds.
+//===----------------------------------------------------------------------===//
+
+class Encoding {
+public:
+  Encoding(const Space &space, bool dynamic) : space(space), dynamic(dynamic) {
+    for (const KnobParams &k : space.knobs) {
+      if (!k.decisionTree) {
+        choices.push_back({{k.knobVal}, space.params[k.knobVal].values});
+        continue;
+      }
+      if (!dynamic) {
+        choices.push_back(
+            {k.decisions, space.params[k.decisions.front()].values});
+        continue;
+      }
+      trees.push_back(&k);
+      for (size_t j : k.decisions)
+        choices.push_back({{j}, space.params[j].values});
+    }
+    for (const KnobParams *k : trees)
+      dims += k->thresholds.size();
+    dims += choices.size();
+  }
+
+  size_t dimensions() const { return dims; }
+
+  Config decode(const Point &x) const {
+    Config c = space.defaults();
+    size_t g = 0;
+    for (const KnobParams *k : trees) {
+      std::vector<int64_t> hi = upperLimits(*k);
+      int64_t prev = std::numeric_limits<int64_t>::min();
+      for (size_t i = 0; i < k->thresholds.size(); ++i) {
+        const TunableParam &p = space.params[k->thresholds[i]];
+        int64_t lo = prev == std::numeric_limits<int64_t>::min()
+                         ? p.lower
+                         : std::max(p.lower, prev + 1);
+        int64_t v = lo + int64_t(std::llround(x[g++] * double(hi[i] - lo)));
+        c[p.name] = prev = std::min(hi[i], std::max(lo, v));
+      }
+    }
+    for (const Choice &ch : choices) {
+      int64_t v = ch.values.empty()
+                      ? space.params[ch.params.front()].current
+                      : ch.values[std::min(ch.values.size() - 1,
+                                           size_t(x[g] * double(ch.values.size())))];
+      ++g;
+      for (size_t p : ch.params)
+        c[space.params[p].name] = v;
+    }
+    return c;
+  }
+
+  /// A point decoding to `c` (used to start from the annotation's values).
+  Point encode(const Config &c) const {
+    Point x;
+    for (const KnobParams *k : trees) {
+      std::vector<int64_t> hi = upperLimits(*k);
+      int64_t prev = std::numeric_limits<int64_t>::min();
+      for (size_t i = 0; i < k->thresholds.size(); ++i) {
+        const TunableParam &p = space.params[k->thresholds[i]];
+        int64_t lo = prev == std::numeric_limits<int64_t>::min()
+                         ? p.lower
+                         : std::max(p.lower, prev + 1);
+        int64_t v = c.at(p.name);
+        x.push_back(hi[i] > lo ? double(v - lo) / double(hi[i] - lo) : 0.5);
+        prev = v;
+      }
+    }
+    for (const Choice &ch : choices) {
+      int64_t v = c.at(space.params[ch.params.front()].name);
+      auto it = std::find(ch.values.begin(), ch.values.end(), v);
+      size_t idx = it == ch.values.end() ? 0 : size_t(it - ch.values.begin());
+      x.push_back((double(idx) + 0.5) / double(std::max<size_t>(1, ch.values.size())));
+    }
+    return x;
+  }
+
+  /// Every configuration, in a fixed order.
+  void enumerate(const std::function<bool(const Config &)> &visit) const {
+    Config c = space.defaults();
+    std::vector<std::pair<const KnobParams *, size_t>> thresholdSlots;
+    for (const KnobParams *k : trees)
+      for (size_t i = 0; i < k->thresholds.size(); ++i)
+        thresholdSlots.push_back({k, i});
+    bool go = true;
+    std::function<void(size_t)> choose = [&](size_t ci) {
+      if (!go)
+        return;
+      if (ci == choices.size()) {
+        go = visit(c);
+        return;
+      }
+      const Choice &ch = choices[ci];
+      std::vector<int64_t> values = ch.values;
+      if (values.empty())
+        values.push_back(space.params[ch.params.front()].current);
+      for (int64_t v : values) {
+        for (size_t p : ch.params)
+          c[space.params[p].name] = v;
+        choose(ci + 1);
+      }
+    };
+    std::function<void(size_t)> threshold = [&](size_t si) {
+      if (!go)
+        return;
+      if (si == thresholdSlots.size())
+        return choose(0);
+      auto [k, i] = thresholdSlots[si];
+      std::vector<int64_t> hi = upperLimits(*k);
+      const TunableParam &p = space.params[k->thresholds[i]];
+      int64_t lo = i == 0 ? p.lower
+                          : std::max(p.lower,
+                                     c[space.params[k->thresholds[i - 1]].name] + 1);
+      for (int64_t v = lo; v <= hi[i] && go; ++v) {
+        c[p.name] = v;
+        threshold(si + 1);
+      }
+    };
+    threshold(0);
+  }
+
+private:
+  struct Choice {
+    std::vector<size_t> params; // set together (a static tree: all decisions)
+    std::vector<int64_t> values;
+  };
+
+  /// The largest value each threshold of `k` can take and leave room for
+  /// the ones above it.
+  std::vector<int64_t> upperLimits(const KnobParams &k) const {
+    std::vector<int64_t> hi(k.thresholds.size());
+    for (size_t i = hi.size(); i-- > 0;) {
+      hi[i] = space.params[k.thresholds[i]].upper;
+      if (i + 1 < hi.size())
+        hi[i] = std::min(hi[i], hi[i + 1] - 1);
+    }
+    return hi;
+  }
+
+  const Space &space;
+  bool dynamic;
+  std::vector<const KnobParams *> trees;
+  std::vector<Choice> choices;
+  size_t dims = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// The archive every technique sees: all points measured so far.
+//===----------------------------------------------------------------------===//
+
+struct Archive {
+  struct Entry {
+    Point x;
+    double score;
+  };
+  std::vector<Entry> entries;
+  std::vector<size_t> frontier; // entries on the time/QoS frontier
+  long best = -1;               // lowest score
+
+  void add(const Point &x, double score) {
+    entries.push_back({x, score});
+    if (best < 0 || score < entries[size_t(best)].score)
+      best = long(entries.size() - 1);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Techniques. Each proposes points and is told their scores (lower is
+// better); `propose` returns false while it waits for a result.
+//===----------------------------------------------------------------------===//
+
+class Technique {
+public:
+  virtual ~Technique() = default;
+  virtual const char *name() const = 0;
+  virtual bool propose(Rng &rng, const Archive &archive, Point &x,
+                       long &tag) = 0;
+  virtual void observe(long tag, const Point &x, double score) = 0;
+};
+
+Point randomPoint(Rng &rng, size_t d) {
+  Point x(d);
+  for (double &v : x)
+    v = rng.uniform();
+  return x;
+}
+
+class RandomSearch : public Technique {
+public:
+  explicit RandomSearch(size_t d) : d(d) {}
+  const char *name() const override { return "random"; }
+  bool propose(Rng &rng, const Archive &, Point &x, long &tag) override {
+    x = randomPoint(rng, d);
+    tag = 0;
+    return true;
+  }
+  void observe(long, const Point &, double) override {}
+
+private:
+  size_t d;
+};
+
+/// Mutates the best point or a random frontier point (so the whole frontier
+/// gets refined, not just the constrained optimum).
+class GreedyMutation : public Technique {
+public:
+  explicit GreedyMutation(size_t d) : d(d) {}
+  const char *name() const override { return "greedy-mutation"; }
+  bool propose(Rng &rng, const Archive &archive, Point &x,
+               long &tag) override {
+    tag = 0;
+    if (archive.best < 0) {
+      x = randomPoint(rng, d);
+      return true;
+    }
+    size_t parent = size_t(archive.best);
+    if (!archive.frontier.empty() && rng.uniform() < 0.5)
+      parent = archive.frontier[rng.below(archive.frontier.size())];
+    x = archive.entries[parent].x;
+    size_t forced = rng.below(d);
+    for (size_t i = 0; i < d; ++i) {
+      if (i != forced && rng.uniform() >= 1.0 / double(d))
+        continue;
+      x[i] = rng.uniform() < 0.5 ? clampUnit(x[i] + 0.15 * rng.normal())
+                                 : rng.uniform();
+    }
+    return true;
+  }
+  void observe(long, const Point &, double) override {}
+
+private:
+  size_t d;
+};
+
+/// Differential evolution, DE/rand/1/bin (F = 0.5, CR = 0.9).
+class DifferentialEvolution : public Technique {
+public:
+  explicit DifferentialEvolution(size_t d)
+      : d(d), pop(std::clamp<size_t>(2 * d, 8, 20)) {}
+  const char *name() const override { return "differential-evolution"; }
+
+  bool propose(Rng &rng, const Archive &, Point &x, long &tag) override {
+    for (size_t i = 0; i < pop.size(); ++i)
+      if (!pop[i].ready && !pop[i].pending) {
+        pop[i].pending = true;
+        x = randomPoint(rng, d);
+        tag = long(i);
+        return true;
+      }
+    std::vector<size_t> ready;
+    for (size_t i = 0; i < pop.size(); ++i)
+      if (pop[i].ready)
+        ready.push_back(i);
+    if (ready.size() < 4)
+      return false;
+    for (size_t tries = 0; tries < pop.size(); ++tries) {
+      size_t i = next++ % pop.size();
+      if (!pop[i].ready || pop[i].pending)
+        continue;
+      size_t r[3];
+      for (size_t k = 0; k < 3; ++k) {
+        do
+          r[k] = ready[rng.below(ready.size())];
+        while (r[k] == i || (k > 0 && r[k] == r[0]) || (k > 1 && r[k] == r[1]));
+      }
+      size_t jrand = rng.below(d);
+      x = pop[i].x;
+      for (size_t j = 0; j < d; ++j)
+        if (j == jrand || rng.uniform() < 0.9)
+          x[j] = clampUnit(pop[r[0]].x[j] +
+                           0.5 * (pop[r[1]].x[j] - pop[r[2]].x[j]));
+      pop[i].pending = true;
+      tag = long(i);
+      return true;
+    }
+    return false;
+  }
+
+  void observe(long tag, const Point &x, double score) override {
+    Member &m = pop[size_t(tag)];
+    m.pending = false;
+    if (!m.ready || score <= m.score) {
+      m.x = x;
+      m.score = score;
+      m.ready = true;
+    }
+  }
+
+private:
+  struct Member {
+    Point x;
+    double score = 0;
+    bool ready = false, pending = false;
+  };
+  size_t d;
+  std::vector<Member> pop;
+  size_t next = 0;
+};
+
+/// Nelder-Mead on the unit cube, one point at a time, restarted around a
+/// random archive point when the simplex collapses.
+class NelderMead : public Technique {
+public:
+  explicit NelderMead(size_t d) : d(d) {}
+  const char *name() const override { return "nelder-mead"; }
+
+  bool propose(Rng &rng, const Archive &archive, Point &x,
+               long &tag) override {
+    if (pending)
+      return false;
+    tag = 0;
+    if (state == State::Start)
+      restart(rng, archive);
+    switch (state) {
+    case State::Start:
+    case State::Init:
+      x = simplex[initIndex].x;
+      break;
+    case State::Reflect:
+      centroidAndWorst();
+      x = along(-1.0); // reflection: c + (c - worst)
+      reflected = x;
+      break;
+    case State::Expand:
+      x = along(-2.0);
+      break;
+    case State::Contract:
+      x = along(reflectScore < simplex.back().score ? -0.5 : 0.5);
+      break;
+    case State::Shrink:
+      x = simplex[shrinkIndex].x;
+      break;
+    }
+    pending = true;
+    proposed = x;
+    return true;
+  }
+
+  void observe(long, const Point &x, double score) override {
+    pending = false;
+    switch (state) {
+    case State::Start:
+    case State::Init:
+      simplex[initIndex].score = score;
+      if (++initIndex == simplex.size())
+        beginIteration();
+      return;
+    case State::Reflect:
+      reflectScore = score;
+      if (score < simplex.front().score) {
+        state = State::Expand;
+      } else if (score < simplex[simplex.size() - 2].score) {
+        replaceWorst(x, score);
+      } else {
+        state = State::Contract;
+      }
+      return;
+    case State::Expand:
+      if (score < reflectScore)
+        replaceWorst(x, score);
+      else
+        replaceWorst(reflected, reflectScore);
+      return;
+    case State::Contract:
+      if (score < std::min(reflectScore, simplex.back().score)) {
+        replaceWorst(x, score);
+        return;
+      }
+      for (size_t i = 1; i < simplex.size(); ++i)
+        for (size_t j = 0; j < d; ++j)
+          simplex[i].x[j] = simplex[0].x[j] +
+                            0.5 * (simplex[i].x[j] - simplex[0].x[j]);
+      state = State::Shrink;
+      shrinkIndex = 1;
+      return;
+    case State::Shrink:
+      simplex[shrinkIndex].score = score;
+      if (++shrinkIndex == simplex.size())
+        beginIteration();
+      return;
+    }
+  }
+
+private:
+  enum class State { Start, Init, Reflect, Expand, Contract, Shrink };
+  struct Vertex {
+    Point x;
+    double score = 0;
+  };
+
+  void restart(Rng &rng, const Archive &archive) {
+    Point base = archive.entries.empty()
+                     ? randomPoint(rng, d)
+                     : archive.entries[rng.below(archive.entries.size())].x;
+    simplex.assign(1, {base, 0});
+    for (size_t i = 0; i < d; ++i) {
+      Point v = base;
+      v[i] = v[i] + 0.25 <= 1 ? v[i] + 0.25 : v[i] - 0.25;
+      simplex.push_back({v, 0});
+    }
+    initIndex = 0;
+    state = State::Init;
+  }
+
+  void beginIteration() {
+    std::stable_sort(simplex.begin(), simplex.end(),
+                     [](const Vertex &a, const Vertex &b) {
+                       return a.score < b.score;
+                     });
+    double size = 0;
+    for (size_t i = 1; i < simplex.size(); ++i)
+      for (size_t j = 0; j < d; ++j)
+        size = std::max(size, std::abs(simplex[i].x[j] - simplex[0].x[j]));
+    state = size < 1e-3 ? State::Start : State::Reflect;
+  }
+
+  void centroidAndWorst() {
+    centroid.assign(d, 0);
+    for (size_t i = 0; i + 1 < simplex.size(); ++i)
+      for (size_t j = 0; j < d; ++j)
+        centroid[j] += simplex[i].x[j] / double(simplex.size() - 1);
+  }
+
+  /// centroid + t * (worst - centroid), clamped to the cube.
+  Point along(double t) const {
+    Point x(d);
+    for (size_t j = 0; j < d; ++j)
+      x[j] = std::min(1.0, std::max(0.0, centroid[j] +
+                                             t * (simplex.back().x[j] -
+                                                  centroid[j])));
+    return x;
+  }
+
+  void replaceWorst(const Point &x, double score) {
+    simplex.back() = {x, score};
+    beginIteration();
+  }
+
+  size_t d;
+  State state = State::Start;
+  std::vector<Vertex> simplex;
+  Point centroid, reflected, proposed;
+  double reflectScore = 0;
+  size_t initIndex = 0, shrinkIndex = 0;
+  bool pending = false;
+};
+
+/// Chooses the technique for the next point by upper confidence bound over
+/// a sliding window of credits (1 when a point improved the best score or
+/// joined the feasible frontier), as OpenTuner's AUC bandit does.
+class Bandit {
+public:
+  explicit Bandit(size_t arms) : arms(arms) {}
+
+  /// Arms in order of preference.
+  std::vector<size_t> ranking() const {
+    std::vector<double> uses(arms, 0), credit(arms, 0);
+    for (auto [arm, c] : window) {
+      uses[arm] += 1;
+      credit[arm] += c;
+    }
+    double total = double(window.size());
+    std::vector<std::pair<double, size_t>> scored;
+    for (size_t a = 0; a < arms; ++a) {
+      double value = uses[a] == 0
+                         ? std::numeric_limits<double>::infinity()
+                         : credit[a] / uses[a] +
+                               0.5 * std::sqrt(2 * std::log(total) / uses[a]);
+      scored.push_back({-value, a});
+    }
+    std::stable_sort(scored.begin(), scored.end());
+    std::vector<size_t> order;
+    for (auto [v, a] : scored)
+      order.push_back(a);
+    return order;
+  }
+
+  void reward(size_t arm, double credit) {
+    window.push_back({arm, credit});
+    if (window.size() > 500)
+      window.erase(window.begin());
+  }
+
+private:
+  size_t arms;
+  std::vector<std::pair<size_t, double>> window;
+};
+
+std::string key(const Config &c) {
+  std::string k;
+  for (const auto &[name, value] : c)
+    k += name + "=" + std::to_string(value) + ";";
+  return k;
+}
+
+/// A candidate of the current batch and who asked for it.
+struct Pending {
+  Config config;
+  std::string technique;
+  struct Asker {
+    long technique; // -1: not a technique (baseline, default, exhaustive)
+    long tag;
+    Point x;
+  };
+  std::vector<Asker> askers;
+};
+
+class Search {
+public:
+  Search(const Space &space, const EvaluateFn &evaluate,
+         const TuneOptions &options)
+      : space(space), evaluate(evaluate), options(options),
+        encoding(space, options.dynamic), rng(options.seed),
+        bandit(4), start(std::chrono::steady_clock::now()) {
+    size_t d = std::max<size_t>(1, encoding.dimensions());
+    techniques.push_back(std::make_unique<DifferentialEvolution>(d));
+    techniques.push_back(std::make_unique<NelderMead>(d));
+    techniques.push_back(std::make_unique<GreedyMutation>(d));
+    techniques.push_back(std::make_unique<RandomSearch>(d));
+    for (const Evaluation &e : options.prior)
+      prior.emplace(key(e.config), e);
+  }
+
+  TuneResult run() {
+    // The baseline: the exact configuration.
+    Pending base{exactConfig(space), "exact", {}};
+    measure({base}, /*counts=*/false);
+    if (!result.baselineOk()) {
+      result.stopReason = "the exact configuration failed";
+      return finish();
+    }
+    baseTime = std::max(result.evaluations[0].result.time, 1e-12);
+
+    double size = space.size(options.dynamic);
+    result.exhaustive = encoding.dimensions() == 0 ||
+                        (std::isfinite(size) && size <= double(options.maxEvals));
+    if (result.exhaustive)
+      runExhaustive();
+    else
+      runEnsemble();
+    return finish();
+  }
+
+private:
+  bool budgetLeft() {
+    if (counted >= options.maxEvals) {
+      result.stopReason = "evaluation budget reached";
+      return false;
+    }
+    if (options.timeBudget > 0 && elapsed() >= options.timeBudget) {
+      result.stopReason = "time budget reached";
+      return false;
+    }
+    return true;
+  }
+
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+
+  double score(const Measurement &m) const {
+    if (!m.ok())
+      return 1e9;
+    double ratio = m.time / baseTime;
+    if (m.qos >= options.qosMin)
+      return ratio;
+    return 1000 + 1000 * (options.qosMin - m.qos) + ratio;
+  }
+
+  void runExhaustive() {
+    std::vector<Pending> batch;
+    bool stopped = false;
+    enumerateSpace(space, options.dynamic, [&](const Config &c) {
+      if (seen.count(key(c)))
+        return true;
+      batch.push_back({c, "exhaustive", {}});
+      if (batch.size() < std::max(1u, options.workers))
+        return true;
+      if (!budgetLeft()) {
+        stopped = true;
+        return false;
+      }
+      measure(batch, true);
+      batch.clear();
+      return true;
+    });
+    if (!stopped && !batch.empty() && budgetLeft())
+      measure(batch, true);
+    if (result.stopReason.empty())
+      result.stopReason = "space enumerated";
+  }
+
+  void runEnsemble() {
+    // The annotation's own values are the first candidate when they belong
+    // to the space searched.
+    Config defaults = space.defaults();
+    if (options.dynamic && space.validate(defaults).empty()) {
+      Pending p{defaults, "default", {}};
+      p.askers.push_back({-1, 0, encoding.encode(defaults)});
+      measure({p}, true);
+    }
+    size_t duplicates = 0;
+    while (budgetLeft()) {
+      std::vector<Pending> batch;
+      size_t want = std::min<size_t>(std::max(1u, options.workers),
+                                     options.maxEvals - counted);
+      while (batch.size() < want) {
+        if (duplicates > 5000) {
+          result.stopReason = "no new configurations proposed (space "
+                              "nearly exhausted)";
+          break;
+        }
+        long arm = -1;
+        Point x;
+        long tag = 0;
+        for (size_t a : bandit.ranking())
+          if (techniques[a]->propose(rng, archive, x, tag)) {
+            arm = long(a);
+            break;
+          }
+        if (arm < 0)
+          break; // everyone waits for this batch
+        Config c = encoding.decode(x);
+        std::string k = key(c);
+        if (auto it = seen.find(k); it != seen.end()) {
+          // Measured before: the technique learns the score at no cost.
+          techniques[size_t(arm)]->observe(tag, x, scores[it->second]);
+          ++duplicates;
+          continue;
+        }
+        auto same = std::find_if(batch.begin(), batch.end(),
+                                 [&](const Pending &p) {
+                                   return key(p.config) == k;
+                                 });
+        if (same != batch.end()) {
+          same->askers.push_back({arm, tag, x});
+          ++duplicates;
+          continue;
+        }
+        duplicates = 0;
+        batch.push_back({c, techniques[size_t(arm)]->name(), {{arm, tag, x}}});
+      }
+      if (batch.empty())
+        break;
+      measure(batch, true);
+      if (duplicates > 5000)
+        break;
+    }
+  }
+
+  /// Measures a batch (concurrently), then records the results in order.
+  void measure(const std::vector<Pending> &batch, bool counts) {
+    std::vector<Measurement> results(batch.size());
+    std::vector<bool> replayed(batch.size(), false);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (auto it = prior.find(key(batch[i].config)); it != prior.end()) {
+        results[i] = it->second.result;
+        replayed[i] = true;
+        continue;
+      }
+      if (batch.size() == 1) {
+        results[i] = evaluate(batch[i].config, InputSet::Tuning);
+        continue;
+      }
+      threads.emplace_back([&, i] {
+        results[i] = evaluate(batch[i].config, InputSet::Tuning);
+      });
+    }
+    for (std::thread &t : threads)
+      t.join();
+
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const Pending &p = batch[i];
+      Evaluation e;
+      e.seq = result.evaluations.size();
+      e.technique = p.technique;
+      e.config = p.config;
+      e.result = results[i];
+      if (!replayed[i]) {
+        ++result.newEvaluations;
+        if (options.onEvaluation)
+          options.onEvaluation(e);
+      }
+      if (!e.result.ok())
+        ++result.failed;
+      if (counts)
+        ++counted;
+      result.evaluations.push_back(e);
+      if (e.seq == 0)
+        baseTime = std::max(e.result.time, 1e-12);
+      record(p, score(e.result));
+    }
+    report();
+  }
+
+  /// Adds the newest evaluation to the archive and credits its techniques.
+  void record(const Pending &p, double s) {
+    size_t index = result.evaluations.size() - 1;
+    seen.emplace(key(p.config), index);
+    scores.push_back(s);
+    bool improved = archive.best < 0 || s < archive.entries[size_t(archive.best)].score;
+    Point x = p.askers.empty() ? encoding.encode(p.config) : p.askers.front().x;
+    archive.add(x, s);
+    entryOf.push_back(archive.entries.size() - 1);
+    // The frontier of the archive (feasible points only count as credit).
+    std::vector<size_t> front = paretoFrontier(result.evaluations);
+    bool joined = std::find(front.begin(), front.end(), index) != front.end() &&
+                  result.evaluations[index].result.qos >= options.qosMin;
+    archive.frontier.clear();
+    for (size_t f : front)
+      archive.frontier.push_back(entryOf[f]);
+    frontierSize = front.size();
+    for (const Pending::Asker &a : p.askers) {
+      if (a.technique < 0)
+        continue;
+      techniques[size_t(a.technique)]->observe(a.tag, a.x, s);
+      bandit.reward(size_t(a.technique), improved || joined ? 1.0 : 0.0);
+    }
+  }
+
+  void report() {
+    if (!options.onProgress)
+      return;
+    Progress pr;
+    pr.evaluations = counted;
+    pr.maxEvals = options.maxEvals;
+    pr.failed = result.failed;
+    pr.frontier = frontierSize;
+    pr.elapsed = elapsed();
+    pr.timeBudget = options.timeBudget;
+    long best = bestIndex();
+    if (best >= 0) {
+      pr.haveBest = true;
+      pr.bestSpeedup = baseTime / result.evaluations[size_t(best)].result.time;
+      pr.bestQos = result.evaluations[size_t(best)].result.qos;
+    }
+    options.onProgress(pr);
+  }
+
+  long bestIndex() const {
+    long best = -1;
+    for (size_t i = 0; i < result.evaluations.size(); ++i) {
+      const Measurement &m = result.evaluations[i].result;
+      if (m.ok() && m.qos >= options.qosMin &&
+          (best < 0 || m.time < result.evaluations[size_t(best)].result.time))
+        best = long(i);
+    }
+    return best;
+  }
+
+  TuneResult finish() {
+    result.frontier = paretoFrontier(result.evaluations);
+    result.best = bestIndex();
+    result.seconds = elapsed();
+    return std::move(result);
+  }
+
+  const Space &space;
+  const EvaluateFn &evaluate;
+  const TuneOptions &options;
+  Encoding encoding;
+  Rng rng;
+  Bandit bandit;
+  std::vector<std::unique_ptr<Technique>> techniques;
+  std::map<std::string, Evaluation> prior;
+  std::map<std::string, size_t> seen; // config key -> evaluation index
+  std::vector<double> scores;         // per evaluation
+  std::vector<size_t> entryOf;        // evaluation -> archive entry
+  Archive archive;
+  TuneResult result;
+  std::chrono::steady_clock::time_point start;
+  double baseTime = 1;
+  size_t counted = 0, frontierSize = 0;
+};
+
+} // namespace
+
+void enumerateSpace(const Space &space, bool dynamic,
+                    const std::function<bool(const Config &)> &visit) {
+  Encoding(space, dynamic).enumerate(visit);
+}
+
+TuneResult tune(const Space &space, const EvaluateFn &evaluate,
+                const TuneOptions &options) {
+  return Search(space, evaluate, options).run();
+}
+
+} // namespace approx::tune

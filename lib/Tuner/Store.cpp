@@ -1,0 +1,264 @@
+//===- Store.cpp - the results store (SQLite) -----------------------------===//
+#include "approx/Tuner/Store.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <sys/utsname.h>
+#include <thread>
+
+namespace approx::tune {
+
+std::string spaceFingerprint(const Space &space, bool dynamic) {
+  // FNV-1a over a canonical description.
+  std::string text = dynamic ? "dynamic;" : "static;";
+  for (const TunableParam &p : space.params) {
+    text += p.name + ":" + kindName(p.kind) + ":" + std::to_string(p.lower) +
+            ":" + std::to_string(p.upper);
+    for (int64_t v : p.values)
+      text += "," + std::to_string(v);
+    text += ";";
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+  return buf;
+}
+
+std::string machineInfo() {
+  std::string cpu;
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  utsname u{};
+  uname(&u);
+  std::string os;
+  std::ifstream release("/etc/os-release");
+  for (std::string line; std::getline(release, line);)
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      os = line.substr(12);
+      if (os.size() >= 2 && os.front() == '"')
+        os = os.substr(1, os.size() - 2);
+    }
+  return (cpu.empty() ? std::string(u.machine) : cpu) + ", " +
+         std::to_string(std::thread::hardware_concurrency()) + " cores, " +
+         (os.empty() ? std::string(u.sysname) : os) + ", " + u.nodename +
+         ", kernel " + u.release;
+}
+
+std::string formatConfig(const Config &config) {
+  std::string s;
+  for (const auto &[name, value] : config)
+    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return s;
+}
+
+bool parseConfig(const std::string &text, Config &config) {
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return false;
+    char *end = nullptr;
+    long long v = std::strtoll(item.c_str() + eq + 1, &end, 10);
+    if (end == item.c_str() + eq + 1 || *end)
+      return false;
+    config[item.substr(0, eq)] = v;
+  }
+  return true;
+}
+
+namespace {
+
+const char *kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY, started TEXT, space TEXT, fingerprint TEXT,
+  mode TEXT, seed INTEGER, qos_min REAL, workers INTEGER, command TEXT,
+  machine TEXT);
+CREATE TABLE IF NOT EXISTS evaluations(
+  run INTEGER REFERENCES runs(id), seq INTEGER, input_set TEXT,
+  technique TEXT, config TEXT, status TEXT, time REAL, qos REAL,
+  samples TEXT, message TEXT, PRIMARY KEY(run, input_set, seq));
+)sql";
+
+/// A prepared statement, finalised on scope exit.
+struct Statement {
+  sqlite3_stmt *stmt = nullptr;
+  Statement(sqlite3 *db, const char *sql) {
+    sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(stmt); }
+  explicit operator bool() const { return stmt; }
+  void bind(int i, const std::string &s) {
+    sqlite3_bind_text(stmt, i, s.c_str(), int(s.size()), SQLITE_TRANSIENT);
+  }
+  void bind(int i, double v) { sqlite3_bind_double(stmt, i, v); }
+  void bind(int i, long long v) { sqlite3_bind_int64(stmt, i, v); }
+  std::string text(int i) {
+    const unsigned char *t = sqlite3_column_text(stmt, i);
+    return t ? reinterpret_cast<const char *>(t) : "";
+  }
+};
+
+RunInfo readRun(Statement &s) {
+  RunInfo r;
+  r.id = long(sqlite3_column_int64(s.stmt, 0));
+  r.started = s.text(1);
+  r.space = s.text(2);
+  r.fingerprint = s.text(3);
+  r.mode = s.text(4);
+  r.seed = uint64_t(sqlite3_column_int64(s.stmt, 5));
+  r.qosMin = sqlite3_column_double(s.stmt, 6);
+  r.workers = unsigned(sqlite3_column_int64(s.stmt, 7));
+  r.command = s.text(8);
+  r.machine = s.text(9);
+  return r;
+}
+
+const char *kRunColumns = "id, started, space, fingerprint, mode, seed, "
+                          "qos_min, workers, command, machine";
+
+} // namespace
+
+std::unique_ptr<Store> Store::open(const std::string &path,
+                                   std::string &error) {
+  sqlite3 *db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    error = "cannot open the results store '" + path +
+            "': " + (db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return nullptr;
+  }
+  sqlite3_busy_timeout(db, 5000);
+  char *msg = nullptr;
+  if (sqlite3_exec(db, kSchema, nullptr, nullptr, &msg) != SQLITE_OK) {
+    error = "'" + path + "' is not a usable results store: " +
+            (msg ? msg : "unknown error");
+    sqlite3_free(msg);
+    sqlite3_close(db);
+    return nullptr;
+  }
+  return std::unique_ptr<Store>(new Store(db));
+}
+
+Store::~Store() { sqlite3_close(db); }
+
+bool Store::beginRun(RunInfo &run, std::string &error) {
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  run.started = stamp;
+  Statement s(db, "INSERT INTO runs(started, space, fingerprint, mode, seed, "
+                  "qos_min, workers, command, machine) "
+                  "VALUES(?,?,?,?,?,?,?,?,?)");
+  if (!s) {
+    error = sqlite3_errmsg(db);
+    return false;
+  }
+  s.bind(1, run.started);
+  s.bind(2, run.space);
+  s.bind(3, run.fingerprint);
+  s.bind(4, run.mode);
+  s.bind(5, (long long)run.seed);
+  s.bind(6, run.qosMin);
+  s.bind(7, (long long)run.workers);
+  s.bind(8, run.command);
+  s.bind(9, run.machine);
+  if (sqlite3_step(s.stmt) != SQLITE_DONE) {
+    error = sqlite3_errmsg(db);
+    return false;
+  }
+  run.id = long(sqlite3_last_insert_rowid(db));
+  return true;
+}
+
+std::optional<RunInfo> Store::lastRun(const std::string &fingerprint) {
+  std::string sql = std::string("SELECT ") + kRunColumns +
+                    " FROM runs WHERE fingerprint = ? ORDER BY id DESC LIMIT 1";
+  Statement s(db, sql.c_str());
+  s.bind(1, fingerprint);
+  if (s && sqlite3_step(s.stmt) == SQLITE_ROW)
+    return readRun(s);
+  return std::nullopt;
+}
+
+std::vector<RunInfo> Store::runs() {
+  std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
+  Statement s(db, sql.c_str());
+  std::vector<RunInfo> out;
+  while (s && sqlite3_step(s.stmt) == SQLITE_ROW)
+    out.push_back(readRun(s));
+  return out;
+}
+
+bool Store::add(long run, InputSet set, const Evaluation &e,
+                std::string &error) {
+  Statement s(db, "INSERT OR REPLACE INTO evaluations(run, seq, input_set, "
+                  "technique, config, status, time, qos, samples, message) "
+                  "VALUES(?,?,?,?,?,?,?,?,?,?)");
+  if (!s) {
+    error = sqlite3_errmsg(db);
+    return false;
+  }
+  std::string samples;
+  for (double t : e.result.samples) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", t);
+    samples += (samples.empty() ? "" : ",") + std::string(buf);
+  }
+  s.bind(1, (long long)run);
+  s.bind(2, (long long)e.seq);
+  s.bind(3, std::string(inputSetName(set)));
+  s.bind(4, e.technique);
+  s.bind(5, formatConfig(e.config));
+  s.bind(6, std::string(statusName(e.result.status)));
+  s.bind(7, e.result.time);
+  s.bind(8, e.result.qos);
+  s.bind(9, samples);
+  s.bind(10, e.result.message);
+  if (sqlite3_step(s.stmt) != SQLITE_DONE) {
+    error = sqlite3_errmsg(db);
+    return false;
+  }
+  return true;
+}
+
+std::vector<Evaluation> Store::evaluations(long run, InputSet set) {
+  Statement s(db, "SELECT seq, technique, config, status, time, qos, samples, "
+                  "message FROM evaluations WHERE run = ? AND input_set = ? "
+                  "ORDER BY seq");
+  s.bind(1, (long long)run);
+  s.bind(2, std::string(inputSetName(set)));
+  std::vector<Evaluation> out;
+  while (s && sqlite3_step(s.stmt) == SQLITE_ROW) {
+    Evaluation e;
+    e.seq = size_t(sqlite3_column_int64(s.stmt, 0));
+    e.technique = s.text(1);
+    parseConfig(s.text(2), e.config);
+    parseStatus(s.text(3), e.result.status);
+    e.result.time = sqlite3_column_double(s.stmt, 4);
+    e.result.qos = sqlite3_column_double(s.stmt, 5);
+    std::stringstream samples(s.text(6));
+    for (std::string t; std::getline(samples, t, ',');)
+      e.result.samples.push_back(std::strtod(t.c_str(), nullptr));
+    e.result.message = s.text(7);
+    out.push_back(e);
+  }
+  return out;
+}
+
+} // namespace approx::tune
