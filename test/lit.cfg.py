@@ -22,3 +22,4 @@ config.substitutions.append(
     ("%runtime_include", os.path.join(config.approx_src_root, "runtime", "include")))
 # Tests decide their own configuration.
 config.environment.pop("APPROX_CONFIG", None)
+config.environment.pop("APPROX_INPUT_SET", None)

@@ -410,12 +410,12 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return 1;
 
   double base = result.evaluations[0].result.time;
-  outs() << formatv("{0} {1} space of {2:g} configurations: {3} evaluations "
-                    "({4} failed){5}, {6:f1} s; {7}\n",
-                    spaceFile, report.mode, report.spaceSize,
-                    result.evaluations.size() - 1, result.failed,
-                    result.exhaustive ? ", exhaustive" : "", result.seconds,
-                    result.stopReason);
+  outs() << spaceFile << " " << report.mode << " space of "
+         << format("%.4g", report.spaceSize) << " configurations: "
+         << result.evaluations.size() - 1 << " evaluations (" << result.failed
+         << " failed)" << (result.exhaustive ? ", exhaustive" : "") << ", "
+         << format("%.1f", result.seconds) << " s; " << result.stopReason
+         << "\n";
   if (result.best > 0)
     outs() << formatv("best with qos >= {0}: {1:f2}x (qos {2:f4}) -> "
                       "{3}/best_config.json\n",

@@ -1,0 +1,411 @@
+//===- SearchTest.cpp - search, evaluation, store and reports -------------===//
+#include "approx/Tuner/Report.h"
+#include "approx/Tuner/Search.h"
+#include "approx/Tuner/Store.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+using namespace approx::tune;
+
+namespace {
+
+/// A decision-tree knob `name` with `t` thresholds in [0, hi] and decisions
+/// over `values`.
+void addTree(Space &s, const std::string &name, unsigned t, int64_t hi,
+             std::vector<int64_t> values) {
+  KnobParams k{name, name, "loop_perforate", true, {}, {}, 0};
+  for (unsigned i = 0; i < t; ++i) {
+    s.params.push_back({name + "_threshold_" + std::to_string(i), 0, hi,
+                        int64_t(i), ParamKind::Threshold, name, name, i, {}});
+    k.thresholds.push_back(s.params.size() - 1);
+  }
+  for (unsigned j = 0; j <= t; ++j) {
+    s.params.push_back({name + "_decision_" + std::to_string(j), values.front(),
+                        values.back(), 0, ParamKind::Decision, name, name, j,
+                        values});
+    k.decisions.push_back(s.params.size() - 1);
+  }
+  s.knobs.push_back(k);
+}
+
+/// A model of dynamic knobs: the state is uniform over [0, 50); below the
+/// threshold decision 0 applies, above it decision 1. Decision d makes the
+/// knob's work 1/(1+d) as long and loses weight*d^2 of QoS.
+Measurement model(const Config &c, const std::vector<std::string> &knobs,
+                  const std::vector<double> &weights) {
+  double time = 0, loss = 0;
+  for (size_t k = 0; k < knobs.size(); ++k) {
+    double below = double(c.at(knobs[k] + "_threshold_0")) / 50;
+    double d0 = double(c.at(knobs[k] + "_decision_0"));
+    double d1 = double(c.at(knobs[k] + "_decision_1"));
+    time += below / (1 + d0) + (1 - below) / (1 + d1);
+    loss += weights[k] * (below * d0 * d0 + (1 - below) * d1 * d1);
+  }
+  Measurement m;
+  m.time = time;
+  m.qos = std::max(0.0, 1 - loss);
+  m.samples = {time};
+  return m;
+}
+
+struct Synthetic {
+  Space space;
+  std::vector<std::string> knobs = {"a", "b"};
+  std::vector<double> weights = {0.004, 0.001};
+  Synthetic() {
+    for (const std::string &k : knobs)
+      addTree(space, k, 1, 49, {0, 1, 2, 3, 4, 5, 6, 7});
+  }
+  EvaluateFn evaluator(std::atomic<int> *calls = nullptr) const {
+    return [this, calls](const Config &c, InputSet) {
+      if (calls)
+        ++*calls;
+      return model(c, knobs, weights);
+    };
+  }
+};
+
+std::vector<Config> configs(const TuneResult &r) {
+  std::vector<Config> out;
+  for (const Evaluation &e : r.evaluations)
+    out.push_back(e.config);
+  return out;
+}
+
+TEST(SearchTest, ExhaustiveFindsTheOptimumOfASmallSpace) {
+  Space s;
+  addTree(s, "f", 1, 3, {0, 1, 2, 3});
+  std::vector<std::string> knobs = {"f"};
+  std::vector<double> weights = {0.01};
+  EvaluateFn eval = [&](const Config &c, InputSet) {
+    return model(c, knobs, weights);
+  };
+  // Brute force: the fastest configuration with QoS >= 0.95.
+  double bestTime = 1e9;
+  size_t count = 0;
+  enumerateSpace(s, true, [&](const Config &c) {
+    ++count;
+    Measurement m = eval(c, InputSet::Tuning);
+    if (m.qos >= 0.95)
+      bestTime = std::min(bestTime, m.time);
+    return true;
+  });
+  EXPECT_EQ(double(count), s.size(true)); // 4 thresholds x 16 decisions
+  TuneOptions o;
+  o.qosMin = 0.95;
+  o.maxEvals = 100;
+  TuneResult r = tune(s, eval, o);
+  EXPECT_TRUE(r.exhaustive);
+  ASSERT_GE(r.best, 0);
+  EXPECT_DOUBLE_EQ(r.evaluations[size_t(r.best)].result.time, bestTime);
+  // Every configuration once (the exact one is also the baseline).
+  EXPECT_EQ(r.evaluations.size(), count);
+}
+
+TEST(SearchTest, EnsembleFindsTheOptimumOfALargeSpace) {
+  Synthetic syn;
+  double bestTime = 1e9;
+  enumerateSpace(syn.space, true, [&](const Config &c) {
+    Measurement m = model(c, syn.knobs, syn.weights);
+    if (m.qos >= 0.9)
+      bestTime = std::min(bestTime, m.time);
+    return true;
+  });
+  ASSERT_EQ(syn.space.size(true), 50.0 * 64 * 50 * 64);
+  for (uint64_t seed : {1, 2, 3}) {
+    TuneOptions o;
+    o.qosMin = 0.9;
+    o.maxEvals = 600;
+    o.seed = seed;
+    TuneResult r = tune(syn.space, syn.evaluator(), o);
+    EXPECT_FALSE(r.exhaustive);
+    ASSERT_GE(r.best, 0);
+    const Measurement &b = r.evaluations[size_t(r.best)].result;
+    EXPECT_GE(b.qos, 0.9);
+    // 600 of 10.2 million configurations (each seed reaches the optimum
+    // within 400).
+    EXPECT_DOUBLE_EQ(b.time, bestTime) << "seed " << seed;
+  }
+}
+
+TEST(SearchTest, ThresholdsStayAscendingAndWithinBounds) {
+  Space s;
+  addTree(s, "f", 3, 20, {0, 1, 2});
+  std::atomic<int> invalid{0};
+  EvaluateFn eval = [&](const Config &c, InputSet) {
+    if (c.at("f_decision_0") + c.at("f_decision_1") > 0 && !s.validate(c).empty())
+      ++invalid;
+    Measurement m;
+    m.time = 1.0 / (1 + double(c.at("f_decision_1")));
+    m.qos = 1 - 0.1 * double(c.at("f_decision_2"));
+    return m;
+  };
+  TuneOptions o;
+  o.maxEvals = 300;
+  tune(s, eval, o);
+  EXPECT_EQ(invalid, 0);
+}
+
+TEST(SearchTest, SameSeedSameRun) {
+  Synthetic syn;
+  for (unsigned workers : {1u, 3u}) {
+    TuneOptions o;
+    o.maxEvals = 120;
+    o.seed = 11;
+    o.workers = workers;
+    TuneResult a = tune(syn.space, syn.evaluator(), o);
+    TuneResult b = tune(syn.space, syn.evaluator(), o);
+    EXPECT_EQ(configs(a), configs(b)) << workers << " workers";
+    EXPECT_EQ(a.best, b.best);
+    o.seed = 12;
+    TuneResult c = tune(syn.space, syn.evaluator(), o);
+    EXPECT_NE(configs(a), configs(c));
+  }
+}
+
+TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
+  Synthetic syn;
+  std::string path = ::testing::TempDir() + "search-resume.db";
+  std::remove(path.c_str());
+  std::string error;
+  auto store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  RunInfo run;
+  run.fingerprint = spaceFingerprint(syn.space, true);
+  run.seed = 5;
+  ASSERT_TRUE(store->beginRun(run, error)) << error;
+
+  TuneOptions o;
+  o.seed = 5;
+  o.maxEvals = 40;
+  o.onEvaluation = [&](const Evaluation &e) {
+    ASSERT_TRUE(store->add(run.id, InputSet::Tuning, e, error)) << error;
+  };
+  std::atomic<int> firstCalls{0};
+  TuneResult stopped = tune(syn.space, syn.evaluator(&firstCalls), o);
+  EXPECT_EQ(firstCalls, 41); // 40 candidates and the baseline
+
+  // A new process: the store tells what was done.
+  store.reset();
+  store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  auto last = store->lastRun(spaceFingerprint(syn.space, true));
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->id, run.id);
+  TuneOptions resumed = o;
+  resumed.maxEvals = 100;
+  resumed.prior = store->evaluations(run.id, InputSet::Tuning);
+  ASSERT_EQ(resumed.prior.size(), 41u);
+  std::atomic<int> calls{0};
+  TuneResult r = tune(syn.space, syn.evaluator(&calls), resumed);
+  EXPECT_EQ(calls, 60);            // only the new evaluations are measured
+  EXPECT_EQ(r.newEvaluations, 60u);
+
+  // ... and the resumed run is the run that was never stopped.
+  TuneOptions whole = o;
+  whole.maxEvals = 100;
+  whole.onEvaluation = nullptr;
+  TuneResult straight = tune(syn.space, syn.evaluator(), whole);
+  EXPECT_EQ(configs(r), configs(straight));
+  EXPECT_EQ(r.best, straight.best);
+}
+
+TEST(SearchTest, FailuresAreRecordedNotFatal) {
+  Synthetic syn;
+  EvaluateFn eval = [&](const Config &c, InputSet set) {
+    Measurement m = model(c, syn.knobs, syn.weights);
+    if (c.at("a_decision_1") == 7) {
+      m.status = EvalStatus::Crashed;
+      m.message = "killed by signal Segmentation fault";
+    } else if (c.at("b_decision_0") == 6) {
+      m.status = EvalStatus::Timeout;
+    }
+    return m;
+  };
+  TuneOptions o;
+  o.maxEvals = 200;
+  TuneResult r = tune(syn.space, eval, o);
+  EXPECT_EQ(r.evaluations.size(), 201u);
+  EXPECT_GT(r.failed, 0u);
+  size_t failed = 0;
+  for (const Evaluation &e : r.evaluations)
+    failed += !e.result.ok();
+  EXPECT_EQ(failed, r.failed);
+  ASSERT_GE(r.best, 0);
+  EXPECT_TRUE(r.evaluations[size_t(r.best)].result.ok());
+  for (size_t i : r.frontier)
+    EXPECT_TRUE(r.evaluations[i].result.ok());
+}
+
+TEST(SearchTest, AFailingBaselineStopsTheRun) {
+  Synthetic syn;
+  EvaluateFn eval = [](const Config &, InputSet) {
+    Measurement m;
+    m.status = EvalStatus::Failed;
+    m.message = "exit status 3";
+    return m;
+  };
+  TuneResult r = tune(syn.space, eval, TuneOptions());
+  EXPECT_FALSE(r.baselineOk());
+  EXPECT_EQ(r.evaluations.size(), 1u);
+}
+
+TEST(SearchTest, TimeBudgetStopsTheRun) {
+  Synthetic syn;
+  TuneOptions o;
+  o.maxEvals = 1000000;
+  o.timeBudget = 0.2;
+  TuneResult r = tune(syn.space, syn.evaluator(), o);
+  EXPECT_EQ(r.stopReason, "time budget reached");
+  EXPECT_LT(r.evaluations.size(), 1000000u);
+}
+
+TEST(ParetoTest, FrontierAndSpeedups) {
+  auto eval = [](double time, double qos, bool ok = true) {
+    Evaluation e;
+    e.result.time = time;
+    e.result.qos = qos;
+    e.result.status = ok ? EvalStatus::Ok : EvalStatus::Failed;
+    return e;
+  };
+  std::vector<Evaluation> es = {eval(10, 1),    eval(5, 0.99), eval(6, 0.98),
+                                eval(2, 0.9),   eval(4, 0.99), eval(1, 0.5),
+                                eval(0.1, 1, false)};
+  // (1, .5), (2, .9), (4, .99), (10, 1): (5, .99) and (6, .98) are dominated.
+  EXPECT_EQ(paretoFrontier(es), (std::vector<size_t>{5, 3, 4, 0}));
+  std::vector<Measurement> ms;
+  for (const Evaluation &e : es)
+    ms.push_back(e.result);
+  EXPECT_DOUBLE_EQ(speedupAt(10, ms, 0.01), 2.5);  // (4, .99)
+  EXPECT_DOUBLE_EQ(speedupAt(10, ms, 0.1), 5.0);   // (2, .9)
+  EXPECT_DOUBLE_EQ(speedupAt(10, ms, 0.0), 1.0);   // only the exact one
+}
+
+TEST(EvaluatorTest, ParsesTheResultLine) {
+  double t = 0, q = 0;
+  std::string error;
+  EXPECT_TRUE(parseResultLine("noise\napprox-result: time=0.5 qos=0.75 n=3\n",
+                              t, q, error));
+  EXPECT_EQ(t, 0.5);
+  EXPECT_EQ(q, 0.75);
+  EXPECT_TRUE(parseResultLine("approx-result: time=1 qos=0\n"
+                              "approx-result: qos=1 time=2e-3",
+                              t, q, error)); // the last line counts
+  EXPECT_EQ(t, 0.002);
+  EXPECT_FALSE(parseResultLine("time=1 qos=1", t, q, error));
+  EXPECT_EQ(error, "no 'approx-result: time=<seconds> qos=<0..1>' line in the output");
+  EXPECT_FALSE(parseResultLine("approx-result: time=1", t, q, error));
+  EXPECT_EQ(error, "the approx-result line lacks qos=");
+  EXPECT_FALSE(parseResultLine("approx-result: time=x qos=1", t, q, error));
+  EXPECT_EQ(error, "bad value in 'time=x'");
+  EXPECT_FALSE(parseResultLine("approx-result: time=1 qos=1.5", t, q, error));
+  EXPECT_EQ(error, "qos 1.500000 is outside [0, 1]");
+}
+
+Measurement runCommand(const std::string &command, double timeout = 0,
+                       InputSet set = InputSet::Tuning) {
+  CommandOptions o{command, 1, timeout};
+  return commandEvaluator(o)({{"f_decision_0", 3}, {"f_threshold_0", 7}}, set);
+}
+
+TEST(EvaluatorTest, CommandSeesTheConfigurationAndTheInputSet) {
+  Measurement m = runCommand(
+      "grep -q '\"f_decision_0\": 3' \"$APPROX_CONFIG\" && "
+      "test \"$APPROX_INPUT_SET\" = evaluation && "
+      "echo 'approx-result: time=0.25 qos=0.5'",
+      0, InputSet::Evaluation);
+  EXPECT_TRUE(m.ok()) << m.message;
+  EXPECT_EQ(m.time, 0.25);
+  EXPECT_EQ(m.qos, 0.5);
+}
+
+TEST(EvaluatorTest, CommandFailuresHaveAStatusAndAReason) {
+  Measurement exit3 = runCommand("echo 'cannot open input' >&2; exit 3");
+  EXPECT_EQ(exit3.status, EvalStatus::Failed);
+  EXPECT_EQ(exit3.message, "exit status 3: cannot open input");
+  Measurement crash = runCommand("kill -SEGV $$");
+  EXPECT_EQ(crash.status, EvalStatus::Crashed);
+  EXPECT_NE(crash.message.find("Segmentation fault"), std::string::npos);
+  Measurement slow = runCommand("sleep 5; echo 'approx-result: time=1 qos=1'", 0.3);
+  EXPECT_EQ(slow.status, EvalStatus::Timeout);
+  Measurement garbage = runCommand("echo hello");
+  EXPECT_EQ(garbage.status, EvalStatus::Unparsable);
+  Measurement missing = runCommand("/nonexistent/program");
+  EXPECT_EQ(missing.status, EvalStatus::Failed);
+}
+
+TEST(EvaluatorTest, RepetitionsGiveMedians) {
+  int run = 0;
+  double times[] = {3, 1, 2};
+  Measurement m = repeatMeasurement(
+      [&] {
+        Measurement one;
+        one.time = times[run++];
+        one.qos = 0.9;
+        return one;
+      },
+      3);
+  EXPECT_EQ(m.time, 2);
+  EXPECT_EQ(m.samples, (std::vector<double>{3, 1, 2}));
+  EXPECT_EQ(m.qos, 0.9);
+}
+
+TEST(StoreTest, EvaluationsRoundTrip) {
+  std::string path = ::testing::TempDir() + "store-roundtrip.db";
+  std::remove(path.c_str());
+  std::string error;
+  auto store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  RunInfo run;
+  run.space = "k.c";
+  run.fingerprint = "abc";
+  run.mode = "static";
+  run.seed = 9;
+  run.qosMin = 0.97;
+  run.machine = machineInfo();
+  ASSERT_TRUE(store->beginRun(run, error)) << error;
+  Evaluation e;
+  e.seq = 4;
+  e.technique = "nelder-mead";
+  e.config = {{"f_decision_0", 2}, {"g_knob_val", -1}};
+  e.result.status = EvalStatus::Timeout;
+  e.result.samples = {0.5, 0.25};
+  e.result.time = 0.375;
+  e.result.qos = 0.5;
+  e.result.message = "no result within 1 s";
+  ASSERT_TRUE(store->add(run.id, InputSet::Tuning, e, error)) << error;
+  auto back = store->evaluations(run.id, InputSet::Tuning);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].seq, 4u);
+  EXPECT_EQ(back[0].technique, "nelder-mead");
+  EXPECT_EQ(back[0].config, e.config);
+  EXPECT_EQ(back[0].result.status, EvalStatus::Timeout);
+  EXPECT_EQ(back[0].result.samples, e.result.samples);
+  EXPECT_EQ(back[0].result.message, e.result.message);
+  EXPECT_TRUE(store->evaluations(run.id, InputSet::Evaluation).empty());
+  auto runs = store->runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].qosMin, 0.97);
+  EXPECT_EQ(runs[0].seed, 9u);
+  EXPECT_FALSE(runs[0].machine.empty());
+  EXPECT_FALSE(store->lastRun("other"));
+}
+
+TEST(StoreTest, NotAStoreIsAnError) {
+  std::string path = ::testing::TempDir() + "store-not-sqlite.db";
+  if (FILE *f = std::fopen(path.c_str(), "w")) {
+    std::fputs("this is not a database, but it is long enough to look at "
+               "its header ........................................\n", f);
+    std::fclose(f);
+  }
+  std::string error;
+  EXPECT_FALSE(Store::open(path, error));
+  EXPECT_NE(error.find("is not a usable results store"), std::string::npos);
+}
+
+} // namespace
