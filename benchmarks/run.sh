@@ -15,3 +15,5 @@ echo
 "$build/bin/approx-bench-dispatch"
 echo
 python3 "$root/benchmarks/cc/run.py" "$build"
+echo
+python3 "$root/benchmarks/tune/run.py" "$build"

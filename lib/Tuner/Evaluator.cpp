@@ -173,8 +173,28 @@ RunOutput runCommand(const std::string &command,
   for (std::string &s : envStrings)
     envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::string sh = "/bin/sh", dashC = "-c", cmd = command;
-  char *argv[] = {sh.data(), dashC.data(), cmd.data(), nullptr};
+  // A plain `path/to/program arg...` is executed directly; anything else
+  // goes through /bin/sh -c.
+  std::vector<std::string> words;
+  bool plain = command.find_first_not_of(
+                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                   "0123456789_./+,:@- ") == std::string::npos;
+  for (size_t pos = 0; plain && pos < command.size();) {
+    size_t start = command.find_first_not_of(' ', pos);
+    if (start == std::string::npos)
+      break;
+    size_t end = command.find(' ', start);
+    words.push_back(command.substr(start, end == std::string::npos
+                                              ? std::string::npos
+                                              : end - start));
+    pos = end == std::string::npos ? command.size() : end;
+  }
+  if (words.empty() || words[0].find('/') == std::string::npos)
+    words = {"/bin/sh", "-c", command};
+  std::vector<char *> argv;
+  for (std::string &w : words)
+    argv.push_back(w.data());
+  argv.push_back(nullptr);
 
   int outPipe[2], errPipe[2];
   if (pipe2(outPipe, O_CLOEXEC) || pipe2(errPipe, O_CLOEXEC)) {
@@ -192,7 +212,12 @@ RunOutput runCommand(const std::string &command,
     setpgid(0, 0); // its own process group, so a timeout kills all of it
     dup2(outPipe[1], 1);
     dup2(errPipe[1], 2);
-    execve(argv[0], argv, envp.data());
+    execve(argv[0], argv.data(), envp.data());
+    static const char kCannot[] = "cannot execute ";
+    ssize_t ignored = write(2, kCannot, sizeof kCannot - 1);
+    ignored = write(2, argv[0], std::strlen(argv[0]));
+    ignored = write(2, "\n", 1);
+    (void)ignored;
     _exit(127);
   }
   close(outPipe[1]);

@@ -337,6 +337,8 @@ TEST(EvaluatorTest, CommandFailuresHaveAStatusAndAReason) {
   EXPECT_EQ(garbage.status, EvalStatus::Unparsable);
   Measurement missing = runCommand("/nonexistent/program");
   EXPECT_EQ(missing.status, EvalStatus::Failed);
+  EXPECT_EQ(missing.message,
+            "exit status 127: cannot execute /nonexistent/program");
 }
 
 TEST(EvaluatorTest, RepetitionsGiveMedians) {
