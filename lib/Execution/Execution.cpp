@@ -24,6 +24,10 @@
 
 using namespace mlir;
 
+/// The runtime's published parameter values, read inline by generated code
+/// (runtime/lib/approx_runtime.c; C11 _Atomic int64_t, the same layout).
+extern "C" int64_t approx_rt_table[];
+
 namespace approx {
 
 namespace {
@@ -134,6 +138,7 @@ JitModule::create(StringRef source, StringRef bufferName,
 
   SymbolBindings all = symbols;
   all.emplace_back("approx_rt_param", reinterpret_cast<void *>(&approx_rt_param));
+  all.emplace_back("approx_rt_table", reinterpret_cast<void *>(approx_rt_table));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);

@@ -26,7 +26,9 @@ extern "C" {
 
 /* Called by generated code: the current value of parameter `name`, which
  * the compiler assigned to `slot` (dense, per program), with `dflt` the
- * value configured at compile time. */
+ * value configured at compile time. Generated code first reads the word of
+ * the slot in the exported table `approx_rt_table` (bit 32: registered, low
+ * 32 bits: the value) and calls this only on the slot's first read. */
 int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name);
 
 /* Sets parameter `name` to `value` for all later reads. Names not yet seen

@@ -13,15 +13,25 @@
 enum { kMaxSlots = 16384 };
 
 typedef struct {
-  _Atomic int32_t value;
-  _Atomic int ready;
   const char *name;
   int32_t dflt;
 } Slot;
 
-typedef approx_rt_entry Override;
+/* The published value of every slot, read inline by generated code: bit 32
+ * is set once the slot is registered, the value is in the low 32 bits (one
+ * word, so one relaxed load sees both). */
+_Atomic int64_t approx_rt_table[kMaxSlots];
 
 static Slot slots[kMaxSlots];
+
+static void publish(const Slot *s, int32_t value) {
+  atomic_store_explicit(&approx_rt_table[s - slots],
+                        ((int64_t)1 << 32) | (uint32_t)value,
+                        memory_order_release);
+}
+
+typedef approx_rt_entry Override;
+
 static int32_t registered[kMaxSlots]; /* slot numbers in order of first read */
 static size_t numRegistered;
 static Override *overrides;
@@ -264,7 +274,7 @@ static void setLocked(const char *name, int32_t value) {
   for (size_t r = 0; r < numRegistered; ++r) {
     Slot *s = &slots[registered[r]];
     if (strcmp(s->name, name) == 0)
-      atomic_store_explicit(&s->value, value, memory_order_relaxed);
+      publish(s, value);
   }
 }
 
@@ -293,9 +303,12 @@ static void loadEnvLocked(void) {
 }
 
 int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
-  if (slot >= 0 && slot < kMaxSlots &&
-      atomic_load_explicit(&slots[slot].ready, memory_order_acquire))
-    return atomic_load_explicit(&slots[slot].value, memory_order_relaxed);
+  if (slot >= 0 && slot < kMaxSlots) {
+    int64_t word = atomic_load_explicit(&approx_rt_table[slot],
+                                        memory_order_acquire);
+    if (word >> 32)
+      return (int32_t)(uint32_t)word;
+  }
   if (slot < 0 || slot >= kMaxSlots) {
     fprintf(stderr, "approx runtime: parameter slot %d of '%s' is out of "
                     "range (at most %d parameters per program)\n",
@@ -305,18 +318,19 @@ int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
   pthread_mutex_lock(&mu);
   loadEnvLocked();
   Slot *s = &slots[slot];
-  if (!atomic_load_explicit(&s->ready, memory_order_relaxed)) {
+  if (!(atomic_load_explicit(&approx_rt_table[slot], memory_order_relaxed) >>
+        32)) {
     s->name = name;
     s->dflt = dflt;
     int32_t value = dflt;
     for (size_t i = 0; i < numOverrides; ++i)
       if (strcmp(overrides[i].name, name) == 0)
         value = overrides[i].value;
-    atomic_store_explicit(&s->value, value, memory_order_relaxed);
     registered[numRegistered++] = slot;
-    atomic_store_explicit(&s->ready, 1, memory_order_release);
+    publish(s, value);
   }
-  int32_t value = atomic_load_explicit(&s->value, memory_order_relaxed);
+  int32_t value = (int32_t)(uint32_t)atomic_load_explicit(
+      &approx_rt_table[slot], memory_order_relaxed);
   pthread_mutex_unlock(&mu);
   return value;
 }
@@ -337,7 +351,7 @@ void approx_rt_reset(void) {
   numOverrides = 0;
   for (size_t r = 0; r < numRegistered; ++r) {
     Slot *s = &slots[registered[r]];
-    atomic_store_explicit(&s->value, s->dflt, memory_order_relaxed);
+    publish(s, s->dflt);
   }
   pthread_mutex_unlock(&mu);
 }
@@ -365,7 +379,8 @@ int approx_rt_get(const char *name, int32_t *value) {
   for (size_t r = 0; r < numRegistered && rc; ++r) {
     Slot *s = &slots[registered[r]];
     if (strcmp(s->name, name) == 0) {
-      *value = atomic_load_explicit(&s->value, memory_order_relaxed);
+      *value = (int32_t)(uint32_t)atomic_load_explicit(
+          &approx_rt_table[registered[r]], memory_order_relaxed);
       rc = 0;
     }
   }

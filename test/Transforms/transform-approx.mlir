@@ -225,8 +225,9 @@ func.func @sc(%x: i32) -> i32 {
 
 // -----
 
-// Runtime table: thresholds and decisions are read through approx_rt_param
-// with their names and compile-time defaults.
+// Runtime table: thresholds and decisions are read inline from the published
+// word of their slot in approx_rt_table; approx_rt_param (with the name and
+// the compile-time default) registers a slot on its first read.
 func.func private @s(i32) -> i32
 func.func @rt(%n: index, %x: i32) {
   approx.knob <{id = 0 : i32, name = "rt", transform_types = ["loop_perforate"]}> {
@@ -244,9 +245,20 @@ func.func @rt(%n: index, %x: i32) {
 // CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_1("rt_decision_0\00")
 // CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_2("rt_decision_1\00")
 // CHECK-DAG: func.func private @approx_rt_param(i32, i32, !llvm.ptr) -> i32
+// CHECK-DAG: llvm.mlir.global external @approx_rt_table() {{.*}} : !llvm.array<16384 x i64>
 // CHECK-LABEL: func.func @rt(
-// CHECK:         %[[DFLT:.*]] = arith.constant 5 : i32
-// CHECK-NEXT:    %[[T:.*]] = func.call @approx_rt_param(%{{.*}}, %[[DFLT]], %{{.*}})
+// CHECK:         %[[TABLE:.*]] = llvm.mlir.addressof @approx_rt_table
+// CHECK-NEXT:    %[[SLOT:.*]] = llvm.getelementptr %[[TABLE]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[WORD:.*]] = llvm.load %[[SLOT]] atomic monotonic
+// CHECK:         %[[READY:.*]] = arith.cmpi ne
+// CHECK-NEXT:    %[[T:.*]] = scf.if %[[READY]] -> (i32) {
+// CHECK-NEXT:      %[[V:.*]] = arith.trunci %[[WORD]] : i64 to i32
+// CHECK-NEXT:      scf.yield %[[V]]
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[SLOT0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[DFLT:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:      %[[R:.*]] = func.call @approx_rt_param(%[[SLOT0]], %[[DFLT]], %{{.*}})
+// CHECK-NEXT:      scf.yield %[[R]]
 // CHECK:         arith.cmpi sge, %{{.*}}, %[[T]]
 // CHECK:         scf.index_switch
 // CHECK:           func.call @approx_rt_param

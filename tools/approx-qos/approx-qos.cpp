@@ -4,6 +4,8 @@
 //   approx-qos l2-matched DIM exact.txt approx.txt   k points of DIM numbers
 //   approx-qos rbo exact.txt approx.txt         ranked ids, one per line
 //   approx-qos footrule exact.txt approx.txt
+//   approx-qos rbo-mean exact.txt approx.txt    one ranking per line (ids
+//                                               separated by blanks): mean RBO
 //   approx-qos contains answer.txt references.txt    one reference per line
 //
 // Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
@@ -24,7 +26,7 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: approx-qos l2|rbo|footrule EXACT APPROX\n"
+               "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
                "       approx-qos contains ANSWER REFERENCES\n");
   return 2;
@@ -125,6 +127,27 @@ int main(int argc, char **argv) {
       return 1;
     return report(metric == "rbo" ? approx::qos::rbo(s, t)
                                   : approx::qos::footrule(s, t));
+  }
+  if (metric == "rbo-mean" && argc == 4) {
+    std::vector<std::string> s, t;
+    if (!readLines(argv[2], s) || !readLines(argv[3], t))
+      return 1;
+    if (s.size() != t.size() || s.empty()) {
+      std::fprintf(stderr, "approx-qos: error: %zu exact rankings but %zu "
+                           "approximate ones\n", s.size(), t.size());
+      return 1;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      std::vector<std::string> a, b;
+      std::istringstream x(s[i]), y(t[i]);
+      for (std::string id; x >> id;)
+        a.push_back(id);
+      for (std::string id; y >> id;)
+        b.push_back(id);
+      sum += approx::qos::rbo(a, b);
+    }
+    return report(sum / double(s.size()));
   }
   if (metric == "contains" && argc == 4) {
     std::string answer;

@@ -29,6 +29,11 @@ using namespace approx;
 /// The runtime entry point reading one tunable parameter:
 /// int32_t approx_rt_param(int32_t slot, int32_t default, const char *name).
 static constexpr llvm::StringLiteral kRuntimeParamFn = "approx_rt_param";
+/// The runtime's published values, one 64-bit word per slot: bit 32 set once
+/// the slot is registered, the value in the low 32 bits. Generated code reads
+/// it inline and calls approx_rt_param only on a slot's first read.
+static constexpr llvm::StringLiteral kRuntimeTable = "approx_rt_table";
+static constexpr int64_t kRuntimeTableSlots = 16384;
 
 namespace {
 
@@ -119,6 +124,14 @@ LogicalResult TransformApproxPass::declareRuntime(ModuleOp module) {
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto fn = func::FuncOp::create(b, module.getLoc(), kRuntimeParamFn, type);
   fn.setPrivate();
+  if (Operation *existing = SymbolTable::lookupSymbolIn(module, kRuntimeTable))
+    return existing->emitOpError("symbol '")
+           << kRuntimeTable << "' is reserved for the approx runtime";
+  LLVM::GlobalOp::create(
+      b, module.getLoc(),
+      LLVM::LLVMArrayType::get(b.getI64Type(), kRuntimeTableSlots),
+      /*isConstant=*/false, LLVM::Linkage::External, kRuntimeTable,
+      Attribute());
   return success();
 }
 
@@ -131,12 +144,34 @@ Value TransformApproxPass::param(OpBuilder &b, Location loc, int32_t dflt,
   text.push_back('\0');
   Value str = LLVM::createGlobalString(loc, b, sym, text,
                                        LLVM::Linkage::Internal);
-  Value slot = constI32(b, loc, nextSlot++);
-  Value dfltValue = constI32(b, loc, dflt);
-  auto call = func::CallOp::create(b, loc, kRuntimeParamFn,
-                                   TypeRange(b.getI32Type()),
-                                   ValueRange{slot, dfltValue, str});
-  return call.getResult(0);
+  int32_t slotIndex = nextSlot++;
+  // Fast path: the published word of the slot (one relaxed load).
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value table = LLVM::AddressOfOp::create(b, loc, ptr, kRuntimeTable);
+  Value entry = LLVM::GEPOp::create(b, loc, ptr, b.getI64Type(), table,
+                                    ArrayRef<LLVM::GEPArg>{slotIndex});
+  Value word = LLVM::LoadOp::create(b, loc, b.getI64Type(), entry,
+                                    /*alignment=*/8, false, false, false,
+                                    false, LLVM::AtomicOrdering::monotonic);
+  Value high = arith::ShRUIOp::create(
+      b, loc, word, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32));
+  Value ready = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, high,
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+  auto ifOp = scf::IfOp::create(
+      b, loc, ready,
+      [&](OpBuilder &t, Location l) {
+        Value v = arith::TruncIOp::create(t, l, t.getI32Type(), word);
+        scf::YieldOp::create(t, l, v);
+      },
+      [&](OpBuilder &e, Location l) {
+        // First read: register the slot (reads APPROX_CONFIG).
+        auto call = func::CallOp::create(
+            e, l, kRuntimeParamFn, TypeRange(e.getI32Type()),
+            ValueRange{constI32(e, l, slotIndex), constI32(e, l, dflt), str});
+        scf::YieldOp::create(e, l, call.getResult(0));
+      });
+  return ifOp.getResult(0);
 }
 
 TransformOp TransformApproxPass::lowerDecisionTree(DecisionTreeOp dt) {
