@@ -18,6 +18,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos", "approx-tune"],
                                    [config.approx_tools_dir])
 config.substitutions.append(("%cc", config.clang))
+config.substitutions.append(("%approx_bin", config.approx_tools_dir))
 config.substitutions.append(
     ("%runtime_include", os.path.join(config.approx_src_root, "runtime", "include")))
 # Tests decide their own configuration.
