@@ -195,6 +195,9 @@ class Kernel:
             "tuning": {m: {"time_s": s["tuning_time_s"], "evaluations": s["evaluations"],
                            "failed": s["failed"], "exhaustive": s["exhaustive"],
                            "stop_reason": s["stop_reason"]} for m, s in modes.items()},
+            "frontier": {m: [{"qos": p["qos"], "speedup": p["speedup"],
+                              "evaluation": p.get("evaluation")} for p in s["frontier"]]
+                         for m, s in modes.items()},
             "paper": {"knobs": self.paper_knobs, "config_space": self.paper_space,
                       "frontier": self.paper_front},
             "settings": {"max_evals": self.args.max_evals, "time_budget_s": self.args.time_budget,
@@ -246,6 +249,16 @@ def report(s):
               "- Frontier plots: [static](static/plot.svg), [dynamic](dynamic/plot.svg); "
               "configurations: static/best_config.json, dynamic/best_config.json, "
               "and every frontier point in */pareto.csv.", ""]
+    for m in ("dynamic", "static"):
+        lines += [f"## {m.capitalize()} frontier", "",
+                  "| QoS loss (tuning) | speedup (tuning) | QoS loss (evaluation) | "
+                  "speedup (evaluation) |", "|---|---|---|---|"]
+        for p in s["frontier"][m]:
+            e = p["evaluation"] or {}
+            ev = (f"{(1 - e['qos']) * 100:.2f}% | {e['speedup']:.2f}x" if "qos" in e
+                  else "failed | -")
+            lines.append(f"| {(1 - p['qos']) * 100:.2f}% | {p['speedup']:.2f}x | {ev} |")
+        lines.append("")
     return "\n".join(lines)
 
 

@@ -699,8 +699,11 @@ private:
         Config c = encoding.decode(x);
         std::string k = key(c);
         if (auto it = seen.find(k); it != seen.end()) {
-          // Measured before: the technique learns the score at no cost.
+          // Measured before: the technique learns the score at no cost,
+          // and the bandit counts a use without credit (else a technique
+          // stuck on a point would be chosen forever).
           techniques[size_t(arm)]->observe(tag, x, scores[it->second]);
+          bandit.reward(size_t(arm), 0);
           ++duplicates;
           continue;
         }
@@ -710,6 +713,7 @@ private:
                                  });
         if (same != batch.end()) {
           same->askers.push_back({arm, tag, x});
+          bandit.reward(size_t(arm), 0);
           ++duplicates;
           continue;
         }

@@ -64,28 +64,29 @@ cl::opt<std::string> validateFile(
 
 cl::opt<std::string> evalCommand(
     "eval",
-    cl::desc("Command measuring one configuration (run by /bin/sh with "
-             "APPROX_CONFIG and APPROX_INPUT_SET set; prints "
-             "`approx-result: time=<s> qos=<q>`). Starts a search"),
+    cl::desc("Command measuring one configuration, with APPROX_CONFIG and "
+             "APPROX_INPUT_SET set (run directly, or by /bin/sh -c when "
+             "it uses shell syntax); it prints "
+             "`approx-result: time=<s> qos=<q>`. Starts a search"),
     cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
 cl::opt<double> qosMin("qos-min",
-                       cl::desc("QoS bound of the best configuration (0..1)"),
+                       cl::desc("QoS bound of the best configuration (0..1, default 0.9)"),
                        cl::init(0.9), cl::cat(searchCat));
 cl::opt<unsigned> maxEvals("max-evals",
-                           cl::desc("Evaluations of candidate configurations"),
+                           cl::desc("Evaluations of candidate configurations (default 100)"),
                            cl::init(100), cl::cat(searchCat));
 cl::opt<double> timeBudget("time-budget",
                            cl::desc("Seconds of search; 0 = no limit"),
                            cl::init(0), cl::cat(searchCat));
-cl::opt<unsigned> seed("seed", cl::desc("Seed of the search"), cl::init(1),
+cl::opt<unsigned> seed("seed", cl::desc("Seed of the search (default 1)"), cl::init(1),
                        cl::cat(searchCat));
 cl::opt<unsigned> workers(
     "workers",
     cl::desc("Configurations measured at once (concurrent runs share the "
-             "machine: their times are noisier)"),
+             "machine: their times are noisier; default 1)"),
     cl::init(1), cl::cat(searchCat));
 cl::opt<unsigned> repetitions(
-    "repetitions", cl::desc("Runs per configuration (medians are kept)"),
+    "repetitions", cl::desc("Runs per configuration, medians kept (default 3)"),
     cl::init(3), cl::cat(searchCat));
 cl::opt<double> timeout(
     "timeout",
@@ -96,7 +97,7 @@ enum class Mode { Static, Dynamic };
 cl::opt<Mode> mode(
     "mode", cl::desc("Space searched"),
     cl::values(clEnumValN(Mode::Dynamic, "dynamic",
-                          "decision trees: thresholds and decisions"),
+                          "decision trees: thresholds and decisions (default)"),
                clEnumValN(Mode::Static, "static",
                           "one transform value per knob")),
     cl::init(Mode::Dynamic), cl::cat(searchCat));
