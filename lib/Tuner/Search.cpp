@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -592,7 +593,7 @@ public:
     techniques.push_back(std::make_unique<GreedyMutation>(d));
     techniques.push_back(std::make_unique<RandomSearch>(d));
     for (const Evaluation &e : options.prior)
-      prior.emplace(key(e.config), e);
+      prior[key(e.config)].push_back(e);
   }
 
   TuneResult run() {
@@ -670,7 +671,8 @@ private:
     // The annotation's own values are the first candidate when they belong
     // to the space searched.
     Config defaults = space.defaults();
-    if (options.dynamic && space.validate(defaults).empty()) {
+    if (options.dynamic && space.validate(defaults).empty() &&
+        !seen.count(key(defaults))) {
       Pending p{defaults, "default", {}};
       p.askers.push_back({-1, 0, encoding.encode(defaults)});
       measure({p}, true);
@@ -734,8 +736,11 @@ private:
     std::vector<bool> replayed(batch.size(), false);
     std::vector<std::thread> threads;
     for (size_t i = 0; i < batch.size(); ++i) {
-      if (auto it = prior.find(key(batch[i].config)); it != prior.end()) {
-        results[i] = it->second.result;
+      // Replayed measurements are taken in their stored order.
+      if (auto it = prior.find(key(batch[i].config));
+          it != prior.end() && !it->second.empty()) {
+        results[i] = it->second.front().result;
+        it->second.pop_front();
         replayed[i] = true;
         continue;
       }
@@ -843,7 +848,7 @@ private:
   Rng rng;
   Bandit bandit;
   std::vector<std::unique_ptr<Technique>> techniques;
-  std::map<std::string, Evaluation> prior;
+  std::map<std::string, std::deque<Evaluation>> prior;
   std::map<std::string, size_t> seen; // config key -> evaluation index
   std::vector<double> scores;         // per evaluation
   std::vector<size_t> entryOf;        // evaluation -> archive entry

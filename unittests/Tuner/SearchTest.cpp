@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <set>
 
 using namespace approx::tune;
 
@@ -238,6 +239,40 @@ TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
   TuneResult straight = tune(syn.space, syn.evaluator(), whole);
   EXPECT_EQ(configs(r), configs(straight));
   EXPECT_EQ(r.best, straight.best);
+}
+
+TEST(SearchTest, ResumeReplaysNoisyMeasurementsExactly) {
+  // Real timings differ from run to run: a resumed run must follow the
+  // stored measurements, not new ones (here the annotation's defaults are
+  // the exact configuration, which must not be measured twice).
+  Synthetic syn;
+  int noise = 0;
+  EvaluateFn noisy = [&](const Config &c, InputSet) {
+    Measurement m = model(c, syn.knobs, syn.weights);
+    m.time *= 1 + 0.01 * (++noise % 7);
+    return m;
+  };
+  TuneOptions o;
+  o.seed = 3;
+  o.maxEvals = 30;
+  std::vector<Evaluation> stored;
+  o.onEvaluation = [&](const Evaluation &e) { stored.push_back(e); };
+  TuneResult stopped = tune(syn.space, noisy, o);
+  ASSERT_EQ(stored.size(), 31u);
+  TuneOptions resumed = o;
+  resumed.maxEvals = 50;
+  resumed.prior = stored;
+  resumed.onEvaluation = nullptr;
+  int before = noise;
+  TuneResult r = tune(syn.space, noisy, resumed);
+  EXPECT_EQ(noise - before, 20);
+  EXPECT_EQ(r.newEvaluations, 20u);
+  for (size_t i = 0; i < stored.size(); ++i)
+    EXPECT_EQ(r.evaluations[i].config, stored[i].config) << i;
+  // Every configuration is measured once in a run.
+  std::set<Config> distinct;
+  for (const Evaluation &e : r.evaluations)
+    EXPECT_TRUE(distinct.insert(e.config).second) << "measured twice: seq " << e.seq;
 }
 
 TEST(SearchTest, FailuresAreRecordedNotFatal) {
