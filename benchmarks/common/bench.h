@@ -127,4 +127,16 @@ static void bench_top_k(const double *score, int n, int k, int *out) {
     out[i] = -1;
 }
 
+/* Writes `nq` rankings of `k` ids (row-major in `top`), one per line, and
+ * prints the kernel time: the output of the ranking kernels. */
+static void bench_finish_rankings(const char *path, const int *top, int nq,
+                                  int k, double seconds) {
+  FILE *out = bench_open(path);
+  for (int q = 0; q < nq; q++)
+    for (int i = 0; i < k; i++)
+      fprintf(out, "%d%c", top[q * k + i], i + 1 < k ? ' ' : '\n');
+  fclose(out);
+  printf("%.9f\n", seconds);
+}
+
 #endif

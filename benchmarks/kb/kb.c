@@ -181,11 +181,6 @@ int main(int argc, char **argv) {
   }
   double t = bench_now() - t0;
 
-  FILE *out = bench_open(a.output);
-  for (int q = 0; q < nq; q++)
-    for (int i = 0; i < TOP; i++)
-      fprintf(out, "%d%c", top[q][i], i + 1 < TOP ? ' ' : '\n');
-  fclose(out);
-  printf("%.9f\n", t);
+  bench_finish_rankings(a.output, &top[0][0], nq, TOP, t);
   return 0;
 }
