@@ -103,14 +103,11 @@ public:
     size_t g = 0;
     for (const KnobParams *k : trees) {
       std::vector<int64_t> hi = upperLimits(*k);
-      int64_t prev = std::numeric_limits<int64_t>::min();
       for (size_t i = 0; i < k->thresholds.size(); ++i) {
         const TunableParam &p = space.params[k->thresholds[i]];
-        int64_t lo = prev == std::numeric_limits<int64_t>::min()
-                         ? p.lower
-                         : std::max(p.lower, prev + 1);
+        int64_t lo = lowerLimit(*k, i, c);
         int64_t v = lo + int64_t(std::llround(x[g++] * double(hi[i] - lo)));
-        c[p.name] = prev = std::min(hi[i], std::max(lo, v));
+        c[p.name] = std::min(hi[i], std::max(lo, v));
       }
     }
     for (const Choice &ch : choices) {
@@ -130,15 +127,10 @@ public:
     Point x;
     for (const KnobParams *k : trees) {
       std::vector<int64_t> hi = upperLimits(*k);
-      int64_t prev = std::numeric_limits<int64_t>::min();
       for (size_t i = 0; i < k->thresholds.size(); ++i) {
-        const TunableParam &p = space.params[k->thresholds[i]];
-        int64_t lo = prev == std::numeric_limits<int64_t>::min()
-                         ? p.lower
-                         : std::max(p.lower, prev + 1);
-        int64_t v = c.at(p.name);
+        int64_t lo = lowerLimit(*k, i, c);
+        int64_t v = c.at(space.params[k->thresholds[i]].name);
         x.push_back(hi[i] > lo ? double(v - lo) / double(hi[i] - lo) : 0.5);
-        prev = v;
       }
     }
     for (const Choice &ch : choices) {
@@ -183,10 +175,7 @@ public:
       auto [k, i] = thresholdSlots[si];
       std::vector<int64_t> hi = upperLimits(*k);
       const TunableParam &p = space.params[k->thresholds[i]];
-      int64_t lo = i == 0 ? p.lower
-                          : std::max(p.lower,
-                                     c[space.params[k->thresholds[i - 1]].name] + 1);
-      for (int64_t v = lo; v <= hi[i] && go; ++v) {
+      for (int64_t v = lowerLimit(*k, i, c); v <= hi[i] && go; ++v) {
         c[p.name] = v;
         threshold(si + 1);
       }
@@ -199,6 +188,15 @@ private:
     std::vector<size_t> params; // set together (a static tree: all decisions)
     std::vector<int64_t> values;
   };
+
+  /// The smallest value threshold `i` of `k` can take: its lower bound, and
+  /// above threshold i-1 as set in `c`.
+  int64_t lowerLimit(const KnobParams &k, size_t i, const Config &c) const {
+    int64_t lower = space.params[k.thresholds[i]].lower;
+    if (i == 0)
+      return lower;
+    return std::max(lower, c.at(space.params[k.thresholds[i - 1]].name) + 1);
+  }
 
   /// The largest value each threshold of `k` can take and leave room for
   /// the ones above it.
