@@ -341,17 +341,21 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return timed(c, set);
   };
 
+  // Every write to the store; a failing store is reported once and the
+  // run goes on (its outputs are still written).
   bool storeWarned = false;
-  options.onEvaluation = [&](const tune::Evaluation &e) {
-    tune::Evaluation stored = e;
-    if (resume)
-      stored.seq = nextSeq++;
-    if (!store->add(run.id, tune::InputSet::Tuning, stored, error) &&
-        !storeWarned) {
+  auto storeAdd = [&](tune::InputSet set, const tune::Evaluation &e) {
+    if (!store->add(run.id, set, e, error) && !storeWarned) {
       WithColor::warning(errs(), "approx-tune")
           << "results store '" << storePath() << "': " << error << "\n";
       storeWarned = true;
     }
+  };
+  options.onEvaluation = [&](const tune::Evaluation &e) {
+    tune::Evaluation stored = e;
+    if (resume)
+      stored.seq = nextSeq++;
+    storeAdd(tune::InputSet::Tuning, stored);
   };
   ProgressPrinter progress;
   if (!quiet)
@@ -387,11 +391,11 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
                   h.baseline.message);
     tune::Evaluation e = result.evaluations[0];
     e.result = h.baseline;
-    store->add(run.id, tune::InputSet::Evaluation, e, error);
+    storeAdd(tune::InputSet::Evaluation, e);
     for (size_t i = 0; i < result.frontier.size(); ++i) {
       e = result.evaluations[result.frontier[i]];
       e.result = h.frontier[i];
-      store->add(run.id, tune::InputSet::Evaluation, e, error);
+      storeAdd(tune::InputSet::Evaluation, e);
     }
     report.holdout = std::move(h);
   }
