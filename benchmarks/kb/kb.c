@@ -13,24 +13,42 @@
  *                   distant topics are sampled most. */
 #include "../common/bench.h"
 
+#include <limits.h>
+
 enum { DIM = 64, TOPICS = 64, TOP = 100 };
+
+/* The sign, integer digits and up to `keep` fraction digits at `*s` (moved
+ * past them): the value is sign * v / scale; `*point` says whether there
+ * was a decimal point. */
+static double parse_fixed(const char **s, int keep, double *v, double *scale,
+                          int *point) {
+  const char *p = *s;
+  double sign = 1;
+  *v = 0;
+  *scale = 1;
+  if (*p == '-') {
+    sign = -1;
+    p++;
+  }
+  while (*p >= '0' && *p <= '9')
+    *v = *v * 10 + (*p++ - '0');
+  *point = *p == '.';
+  if (*point) {
+    p++;
+    for (int k = 0; k < keep && *p >= '0' && *p <= '9'; k++) {
+      *v = *v * 10 + (*p++ - '0');
+      *scale *= 10;
+    }
+  }
+  *s = p;
+  return sign;
+}
 
 /* A decimal number: sign, digits, fraction, optional exponent. */
 double parse_number(const char *s, const char **end) {
-  double sign = 1, v = 0, scale = 1;
-  if (*s == '-') {
-    sign = -1;
-    s++;
-  }
-  while (*s >= '0' && *s <= '9')
-    v = v * 10 + (*s++ - '0');
-  if (*s == '.') {
-    s++;
-    while (*s >= '0' && *s <= '9') {
-      v = v * 10 + (*s++ - '0');
-      scale *= 10;
-    }
-  }
+  double v, scale;
+  int point;
+  double sign = parse_fixed(&s, INT_MAX, &v, &scale, &point);
   if (*s == 'e' || *s == 'E') {
     int e = (int)strtol(s + 1, (char **)&s, 10);
     v *= pow(10, e);
@@ -39,24 +57,15 @@ double parse_number(const char *s, const char **end) {
   return sign * v / scale;
 }
 
+/* The same, keeping `keep` fraction digits and skipping the rest. */
 static double parse_digits(const char *s, const char **end, int keep) {
-  double sign = 1, v = 0, scale = 1;
-  if (*s == '-') {
-    sign = -1;
-    s++;
-  }
-  while (*s >= '0' && *s <= '9')
-    v = v * 10 + (*s++ - '0');
-  if (*s == '.') {
-    s++;
-    for (int k = 0; k < keep && *s >= '0' && *s <= '9'; k++) {
-      v = v * 10 + (*s++ - '0');
-      scale *= 10;
-    }
+  double v, scale;
+  int point;
+  double sign = parse_fixed(&s, keep, &v, &scale, &point);
+  if (point)
     while ((*s >= '0' && *s <= '9') || *s == 'e' || *s == 'E' || *s == '-' ||
            *s == '+')
       s++;
-  }
   *end = s;
   return sign * v / scale;
 }
