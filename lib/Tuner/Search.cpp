@@ -21,9 +21,11 @@ Config exactConfig(const Space &space) {
   return c;
 }
 
-std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals) {
+/// The frontier among `candidates` (indices into `evals`, ascending).
+static std::vector<size_t> frontierOf(const std::vector<Evaluation> &evals,
+                                      std::vector<size_t> candidates) {
   std::vector<size_t> ok;
-  for (size_t i = 0; i < evals.size(); ++i)
+  for (size_t i : candidates)
     if (evals[i].result.ok())
       ok.push_back(i);
   std::stable_sort(ok.begin(), ok.end(), [&](size_t a, size_t b) {
@@ -38,6 +40,13 @@ std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals) {
       bestQos = evals[i].result.qos;
     }
   return front;
+}
+
+std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals) {
+  std::vector<size_t> all(evals.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  return frontierOf(evals, std::move(all));
 }
 
 namespace {
@@ -786,14 +795,19 @@ private:
     Point x = p.askers.empty() ? encoding.encode(p.config) : p.askers.front().x;
     archive.add(x, s);
     entryOf.push_back(archive.entries.size() - 1);
-    // The frontier of the archive (feasible points only count as credit).
-    std::vector<size_t> front = paretoFrontier(result.evaluations);
-    bool joined = std::find(front.begin(), front.end(), index) != front.end() &&
-                  result.evaluations[index].result.qos >= options.qosMin;
+    // The frontier so far: that of the previous frontier and the new point
+    // (a point off the frontier stays off it). Feasible points only count as
+    // credit.
+    std::vector<size_t> candidates = frontier;
+    candidates.push_back(index);
+    std::sort(candidates.begin(), candidates.end());
+    frontier = frontierOf(result.evaluations, std::move(candidates));
+    bool joined =
+        std::find(frontier.begin(), frontier.end(), index) != frontier.end() &&
+        result.evaluations[index].result.qos >= options.qosMin;
     archive.frontier.clear();
-    for (size_t f : front)
+    for (size_t f : frontier)
       archive.frontier.push_back(entryOf[f]);
-    frontierSize = front.size();
     for (const Pending::Asker &a : p.askers) {
       if (a.technique < 0)
         continue;
@@ -809,7 +823,7 @@ private:
     pr.evaluations = counted;
     pr.maxEvals = options.maxEvals;
     pr.failed = result.failed;
-    pr.frontier = frontierSize;
+    pr.frontier = frontier.size();
     pr.elapsed = elapsed();
     pr.timeBudget = options.timeBudget;
     long best = bestIndex();
@@ -833,7 +847,7 @@ private:
   }
 
   TuneResult finish() {
-    result.frontier = paretoFrontier(result.evaluations);
+    result.frontier = frontier;
     result.best = bestIndex();
     result.seconds = elapsed();
     return std::move(result);
@@ -854,7 +868,8 @@ private:
   TuneResult result;
   std::chrono::steady_clock::time_point start;
   double baseTime = 1;
-  size_t counted = 0, frontierSize = 0;
+  std::vector<size_t> frontier; // indices into result.evaluations
+  size_t counted = 0;
 };
 
 } // namespace

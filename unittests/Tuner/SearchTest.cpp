@@ -300,6 +300,8 @@ TEST(SearchTest, FailuresAreRecordedNotFatal) {
   EXPECT_TRUE(r.evaluations[size_t(r.best)].result.ok());
   for (size_t i : r.frontier)
     EXPECT_TRUE(r.evaluations[i].result.ok());
+  // The frontier kept during the search is the frontier of all evaluations.
+  EXPECT_EQ(r.frontier, paretoFrontier(r.evaluations));
 }
 
 TEST(SearchTest, AFailingBaselineStopsTheRun) {
