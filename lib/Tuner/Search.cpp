@@ -414,7 +414,6 @@ public:
       break;
     }
     pending = true;
-    proposed = x;
     return true;
   }
 
@@ -521,7 +520,7 @@ private:
   size_t d;
   State state = State::Start;
   std::vector<Vertex> simplex;
-  Point centroid, reflected, proposed;
+  Point centroid, reflected;
   double reflectScore = 0;
   size_t initIndex = 0, shrinkIndex = 0;
   bool pending = false;
