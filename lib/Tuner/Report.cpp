@@ -2,8 +2,13 @@
 #include "approx/Tuner/Report.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <thread>
 
 namespace approx::tune {
@@ -309,6 +314,67 @@ std::string Report::summaryJson() const {
   }
   j += r.frontier.empty() ? "]\n" : "\n  ]\n";
   return j + "}\n";
+}
+
+bool readParetoCsv(const std::string &path, const Space &space,
+                   std::vector<Config> &configs, std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  auto split = [](const std::string &line) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ','))
+      cells.push_back(cell);
+    if (!line.empty() && line.back() == ',')
+      cells.push_back("");
+    return cells;
+  };
+  static const std::set<std::string> metrics = {
+      "time_s", "qos", "speedup", "eval_time_s", "eval_qos", "eval_speedup"};
+  std::string line;
+  if (!std::getline(in, line)) {
+    error = path + ":1: empty file (expected the header of a pareto.csv)";
+    return false;
+  }
+  std::vector<std::string> header = split(line);
+  for (const std::string &column : header)
+    if (!metrics.count(column) && !space.find(column)) {
+      error = path + ":1: column '" + column +
+              "' is not a parameter of this space (a pareto.csv of another "
+              "program?)";
+      return false;
+    }
+  for (size_t lineNo = 2; std::getline(in, line); ++lineNo) {
+    if (line.empty())
+      continue;
+    std::vector<std::string> cells = split(line);
+    if (cells.size() != header.size()) {
+      error = path + ":" + std::to_string(lineNo) + ": " +
+              std::to_string(cells.size()) + " values for " +
+              std::to_string(header.size()) + " columns";
+      return false;
+    }
+    Config c;
+    for (size_t i = 0; i < header.size(); ++i) {
+      if (metrics.count(header[i]))
+        continue;
+      char *end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(cells[i].c_str(), &end, 10);
+      if (cells[i].empty() || *end || errno) {
+        error = path + ":" + std::to_string(lineNo) + ": " + header[i] +
+                " = '" + cells[i] + "' is not an integer";
+        return false;
+      }
+      c[header[i]] = v;
+    }
+    configs.push_back(std::move(c));
+  }
+  return true;
 }
 
 } // namespace approx::tune

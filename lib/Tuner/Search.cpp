@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace approx::tune {
@@ -612,6 +613,7 @@ public:
     }
     baseTime = std::max(result.evaluations[0].result.time, 1e-12);
 
+    measureStart();
     double size = space.size(options.dynamic);
     result.exhaustive = encoding.dimensions() == 0 ||
                         (std::isfinite(size) && size <= double(options.maxEvals));
@@ -648,6 +650,36 @@ private:
     if (m.qos >= options.qosMin)
       return ratio;
     return 1000 + 1000 * (options.qosMin - m.qos) + ratio;
+  }
+
+  /// The given starting configurations, in batches of `workers`.
+  void measureStart() {
+    std::vector<Pending> batch;
+    std::set<std::string> inBatch;
+    auto flush = [&] {
+      if (!batch.empty())
+        measure(batch, true);
+      batch.clear();
+      inBatch.clear();
+    };
+    for (const Config &given : options.start) {
+      Config c = space.defaults(); // the keys of decoded points are complete
+      for (const auto &[name, value] : given)
+        c[name] = value;
+      std::string k = key(c);
+      if (seen.count(k) || inBatch.count(k))
+        continue;
+      if (!budgetLeft())
+        break;
+      Pending p{c, "start", {}};
+      p.askers.push_back({-1, 0, encoding.encode(c)});
+      batch.push_back(std::move(p));
+      inBatch.insert(k);
+      if (batch.size() >= std::max(1u, options.workers) ||
+          counted + batch.size() >= options.maxEvals)
+        flush();
+    }
+    flush();
   }
 
   void runExhaustive() {

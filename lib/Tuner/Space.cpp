@@ -129,6 +129,30 @@ std::vector<std::string> Space::validate(const Config &config) const {
   return problems;
 }
 
+bool Space::toStatic(Config &config, std::string &why) const {
+  Config merged = defaults();
+  for (const auto &[name, value] : config)
+    merged[name] = value;
+  for (const KnobParams &k : knobs) {
+    if (!k.decisionTree)
+      continue;
+    int64_t first = merged[params[k.decisions.front()].name];
+    for (size_t j : k.decisions)
+      if (merged[params[j].name] != first) {
+        why = "knob '" + k.name + "' has different decisions (" +
+              params[k.decisions.front()].name + " = " +
+              std::to_string(first) + ", " + params[j].name + " = " +
+              std::to_string(merged[params[j].name]) +
+              "): not a static configuration";
+        return false;
+      }
+    for (size_t i : k.thresholds)
+      merged[params[i].name] = params[i].current;
+  }
+  config = std::move(merged);
+  return true;
+}
+
 bool readConfig(const std::string &path, Config &config, std::string &error) {
   // The runtime's reader: a file the tuner accepts is one APPROX_CONFIG
   // accepts.

@@ -111,6 +111,12 @@ cl::opt<std::string> holdoutCommand(
     cl::desc("Command for the evaluation input set (implies --holdout; "
              "default: the --eval command)"),
     cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
+cl::list<std::string> startFrom(
+    "start-from",
+    cl::desc("Measure these configurations first: a flat JSON configuration "
+             "(best_config.json) or a pareto.csv of an earlier run, e.g. the "
+             "static frontier when tuning the dynamic space (repeatable)"),
+    cl::value_desc("file"), cl::cat(searchCat));
 cl::opt<bool> quiet("quiet", cl::desc("No progress line"), cl::cat(searchCat));
 
 cl::opt<std::string> outDir(
@@ -168,6 +174,40 @@ int validate(const tune::Space &space) {
   outs() << validateFile << ": valid (" << config.size() << " of "
          << space.params.size() << " parameters set)\n";
   return 0;
+}
+
+/// The configurations of --start-from, complete and checked against the
+/// space searched; an error message or "".
+std::string loadStart(const tune::Space &space, bool dynamic,
+                      std::vector<tune::Config> &configs) {
+  for (const std::string &path : startFrom) {
+    std::vector<tune::Config> read;
+    std::string error;
+    if (StringRef(path).ends_with(".csv")) {
+      if (!tune::readParetoCsv(path, space, read, error))
+        return error;
+    } else {
+      read.emplace_back();
+      if (!tune::readConfig(path, read.back(), error))
+        return error;
+    }
+    for (size_t i = 0; i < read.size(); ++i) {
+      // A pareto.csv row i is line i + 2.
+      std::string where = StringRef(path).ends_with(".csv")
+                              ? path + ":" + std::to_string(i + 2)
+                              : path;
+      std::vector<std::string> problems = space.validate(read[i]);
+      if (!problems.empty())
+        return where + ": " + problems.front();
+      tune::Config c = space.defaults();
+      for (const auto &[name, value] : read[i])
+        c[name] = value;
+      if (!dynamic && !space.toStatic(c, error))
+        return where + ": " + error + " (--mode static)";
+      configs.push_back(std::move(c));
+    }
+  }
+  return "";
 }
 
 std::string storePath() {
@@ -262,10 +302,13 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return fail(problem);
   if (space.params.empty())
     return fail("'" + spaceFile + "' has no approx annotations: nothing to tune");
+  bool dynamic = mode == Mode::Dynamic;
+  std::vector<tune::Config> start;
+  if (std::string problem = loadStart(space, dynamic, start); !problem.empty())
+    return fail("--start-from: " + problem);
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create '" + outDir + "': " + ec.message());
 
-  bool dynamic = mode == Mode::Dynamic;
   std::string error;
   auto store = tune::Store::open(storePath(), error);
   if (!store)
@@ -278,6 +321,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   options.seed = seed;
   options.workers = workers;
   options.dynamic = dynamic;
+  options.start = std::move(start);
 
   tune::RunInfo run;
   size_t nextSeq = 0;

@@ -134,6 +134,48 @@ TEST(SearchTest, EnsembleFindsTheOptimumOfALargeSpace) {
   }
 }
 
+TEST(SearchTest, StartConfigurationsAreMeasuredFirstAndBuiltOn) {
+  // The static optimum (both decisions equal, given as a start point) is
+  // measured right after the baseline; the dynamic search, with few
+  // evaluations, ends at least as good as it.
+  Synthetic syn;
+  Config staticBest;
+  double staticTime = 1e9;
+  enumerateSpace(syn.space, false, [&](const Config &c) {
+    Measurement m = model(c, syn.knobs, syn.weights);
+    if (m.qos >= 0.9 && m.time < staticTime) {
+      staticTime = m.time;
+      staticBest = c;
+    }
+    return true;
+  });
+  TuneOptions o;
+  o.qosMin = 0.9;
+  o.maxEvals = 20;
+  o.start = {staticBest, staticBest};
+  TuneResult r = tune(syn.space, syn.evaluator(), o);
+  ASSERT_GE(r.evaluations.size(), 3u);
+  EXPECT_EQ(r.evaluations[1].technique, "start");
+  EXPECT_EQ(r.evaluations[1].config, staticBest);
+  EXPECT_NE(r.evaluations[2].technique, "start"); // repeats are skipped
+  ASSERT_GE(r.best, 0);
+  EXPECT_LE(r.evaluations[size_t(r.best)].result.time, staticTime);
+}
+
+TEST(SpaceTest, ToStaticChecksDecisionsAndResetsThresholds) {
+  Synthetic syn;
+  Config c = {{"a_decision_0", 3}, {"a_decision_1", 3}, {"a_threshold_0", 7}};
+  std::string why;
+  ASSERT_TRUE(syn.space.toStatic(c, why)) << why;
+  EXPECT_EQ(c.at("a_threshold_0"), 0); // the annotation's value
+  EXPECT_EQ(c.at("b_decision_1"), 0);  // completed with the defaults
+  EXPECT_EQ(c.size(), syn.space.params.size());
+  Config mixed = {{"b_decision_0", 1}};
+  EXPECT_FALSE(syn.space.toStatic(mixed, why));
+  EXPECT_EQ(why, "knob 'b' has different decisions (b_decision_0 = 1, "
+                 "b_decision_1 = 0): not a static configuration");
+}
+
 TEST(SearchTest, ASpaceJustAboveTheBudgetUsesTheWholeBudget) {
   // 125 static configurations, 100 evaluations: the ensemble must keep
   // finding new ones (techniques that converge are charged for repeats).

@@ -61,6 +61,13 @@ struct Report {
   std::string summaryJson() const;
 };
 
+/// The configurations of a pareto.csv written by Report::paretoCsv for
+/// `space`, one per row. False with `error` ("<path>:<line>: ...") when a
+/// column is neither a metric nor a parameter of `space`, or a value is not
+/// an integer.
+bool readParetoCsv(const std::string &path, const Space &space,
+                   std::vector<Config> &configs, std::string &error);
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNER_REPORT_H

@@ -48,6 +48,12 @@ struct TuneOptions {
   unsigned workers = 1;
   /// Decision trees (dynamic) or one transform value per knob (static).
   bool dynamic = true;
+  /// Configurations measured first, after the baseline and in this order
+  /// (e.g. the static frontier when searching the dynamic space), each
+  /// counted against the budget; the techniques then build on them. They
+  /// must belong to the space searched (Space::validate, and
+  /// Space::toStatic for a static search).
+  std::vector<Config> start;
   /// Resume: the evaluations of an earlier run with the same options. The
   /// search replays that run, reusing these measurements instead of calling
   /// the evaluator, and continues where it stopped.

@@ -60,6 +60,12 @@ struct Space {
   /// allowed, thresholds not strictly ascending once merged with the
   /// defaults); empty when valid.
   std::vector<std::string> validate(const Config &config) const;
+
+  /// Completes `config` with the defaults and makes it a point of the static
+  /// space: false, naming the knob in `why`, when a tree's decisions differ;
+  /// else its thresholds are reset to the annotation's values (with equal
+  /// decisions they select nothing).
+  bool toStatic(Config &config, std::string &why) const;
 };
 
 /// Reads the seed's flat JSON configuration {"name": int, ...} with the
