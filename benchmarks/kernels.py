@@ -107,7 +107,7 @@ class Kernel:
             exact.append(self.kernel_time(self.exe("exact"), 0, out))
         return statistics.median(native), statistics.median(exact)
 
-    def tune(self, mode, start=None):
+    def tune(self, mode, budget, start=None):
         out = os.path.join(self.results, mode)
         shutil.rmtree(out, ignore_errors=True)
         evaluate = " ".join([os.path.join(BENCH, "common", "evaluate.sh"),
@@ -118,8 +118,8 @@ class Kernel:
                "--seed", str(self.args.seed), "--repetitions", str(self.args.repetitions),
                "--holdout", "--out", out, "--db", os.path.join(self.work, f"{mode}.db"),
                "--quiet"]
-        if self.args.time_budget:
-            cmd += ["--time-budget", str(self.args.time_budget)]
+        if budget:
+            cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
             cmd += ["--start-from", start]
         log(f"{self.name}: tuning the {mode} space")
@@ -159,7 +159,7 @@ class Kernel:
         run([self.tools["approx-cc"], "-O3", f"--approx-config={path}", self.src, "-o", exe])
         out = os.path.join(self.work, "deploy.out")
         exact_t, baked_t, qos = [], [], []
-        for r in range(max(3, self.args.repetitions)):
+        for r in range(self.args.repetitions):
             te = tb = 0
             for i in EVAL_INSTANCES:
                 te += self.kernel_time(self.exe("exact"), i, out)
@@ -179,9 +179,13 @@ class Kernel:
         native, exact = self.exact_vs_clang()
         # The dynamic search starts from the static frontier (a static
         # configuration is a decision tree with equal decisions) and refines it.
-        modes = {"static": self.tune("static")}
+        # A time budget is the kernel's: a third for the static search, the
+        # rest (and whatever the static one left) for the dynamic one.
+        budget = self.args.time_budget
+        modes = {"static": self.tune("static", budget / 3)}
+        left = max(1, budget - modes["static"]["tuning_time_s"]) if budget else 0
         modes["dynamic"] = self.tune(
-            "dynamic", start=os.path.join(self.results, "static", "pareto.csv"))
+            "dynamic", left, start=os.path.join(self.results, "static", "pareto.csv"))
         log(f"{self.name}: timing deployment builds")
         deployment = {m: self.deploy(s) for m, s in modes.items()}
         summary = {
@@ -309,13 +313,17 @@ def main():
     p.add_argument("--size", choices=["tiny", "small", "paper"], default="small")
     p.add_argument("--max-evals", type=int, default=100)
     p.add_argument("--time-budget", type=float, default=0,
-                   help="seconds per tuning run (static and dynamic each)")
-    p.add_argument("--repetitions", type=int, default=3)
+                   help="tuning seconds per kernel: a third for the static search, the rest "
+                        "for the dynamic one (default: no limit, --max-evals only)")
+    p.add_argument("--repetitions", type=int, default=3,
+                   help="runs per measurement (tuning, held-out and deployment timing)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(BENCH, "results"))
     args = p.parse_args()
     args.results = os.path.abspath(args.results)
+    if args.max_evals < 1 or args.repetitions < 1 or args.time_budget < 0:
+        p.error("--max-evals and --repetitions must be at least 1, --time-budget not negative")
     for k in args.kernels:
         if k not in KERNELS:
             p.error(f"unknown kernel '{k}' (choose from {', '.join(KERNELS)})")
