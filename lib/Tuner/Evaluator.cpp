@@ -50,7 +50,9 @@ const char *inputSetName(InputSet set) {
   return set == InputSet::Tuning ? "tuning" : "evaluation";
 }
 
-static double median(std::vector<double> v) {
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;

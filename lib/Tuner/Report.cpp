@@ -20,20 +20,47 @@ const std::vector<double> &lossLevels() {
 
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
                           unsigned workers) {
+  // The exact configuration is measured first and last, and its time is
+  // the median of both measurements' samples: a machine whose speed drifts
+  // during the re-measurement shifts every speedup less. When it is on the
+  // frontier (it usually is) its last measurement is that point's.
+  const Config &exact = result.evaluations[0].config;
   Holdout h;
-  h.baseline = evaluate(result.evaluations[0].config, InputSet::Evaluation);
-  h.frontier.resize(result.frontier.size());
+  Measurement first = evaluate(exact, InputSet::Evaluation);
+  if (!first.ok()) {
+    h.baseline = first;
+    return h;
+  }
   size_t n = result.frontier.size();
+  h.frontier.resize(n);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < n; ++i)
+    if (result.evaluations[result.frontier[i]].config != exact)
+      todo.push_back(i);
   unsigned w = std::max(1u, workers);
-  for (size_t begin = 0; begin < n; begin += w) {
+  for (size_t begin = 0; begin < todo.size(); begin += w) {
     std::vector<std::thread> threads;
-    for (size_t i = begin; i < std::min(n, begin + w); ++i)
-      threads.emplace_back([&, i] {
+    for (size_t k = begin; k < std::min(todo.size(), begin + w); ++k)
+      threads.emplace_back([&, i = todo[k]] {
         h.frontier[i] = evaluate(
             result.evaluations[result.frontier[i]].config, InputSet::Evaluation);
       });
     for (std::thread &t : threads)
       t.join();
+  }
+  Measurement last = evaluate(exact, InputSet::Evaluation);
+  for (size_t i = 0; i < n; ++i)
+    if (result.evaluations[result.frontier[i]].config == exact)
+      h.frontier[i] = last;
+  h.baseline = first;
+  if (last.ok()) {
+    auto samples = [](const Measurement &m) {
+      return m.samples.empty() ? std::vector<double>{m.time} : m.samples;
+    };
+    h.baseline.samples = samples(first);
+    for (double t : samples(last))
+      h.baseline.samples.push_back(t);
+    h.baseline.time = median(h.baseline.samples);
   }
   return h;
 }

@@ -390,6 +390,37 @@ TEST(ParetoTest, FrontierAndSpeedups) {
   EXPECT_DOUBLE_EQ(speedupAt(10, ms, 0.0), 1.0);   // only the exact one
 }
 
+TEST(HoldoutTest, TheExactConfigurationBracketsTheFrontier) {
+  // The machine slows down by 10% per evaluation-set measurement: the
+  // baseline is measured first and last, its time the median of both, and
+  // the exact frontier point reuses the last measurement.
+  Synthetic syn;
+  TuneOptions o;
+  o.qosMin = 0.9;
+  o.maxEvals = 60;
+  TuneResult r = tune(syn.space, syn.evaluator(), o);
+  ASSERT_GE(r.frontier.size(), 2u);
+  ASSERT_EQ(r.frontier.back(), 0u); // the exact configuration: slowest, QoS 1
+  std::vector<Config> calls;
+  EvaluateFn drifting = [&](const Config &c, InputSet set) {
+    EXPECT_EQ(set, InputSet::Evaluation);
+    Measurement m = model(c, syn.knobs, syn.weights);
+    m.time *= 1 + 0.1 * double(calls.size());
+    m.samples = {m.time};
+    calls.push_back(c);
+    return m;
+  };
+  Holdout h = remeasureFrontier(r, drifting, 1);
+  ASSERT_EQ(calls.size(), r.frontier.size() + 1);
+  EXPECT_EQ(calls.front(), r.evaluations[0].config);
+  EXPECT_EQ(calls.back(), r.evaluations[0].config);
+  double exact = model(r.evaluations[0].config, syn.knobs, syn.weights).time;
+  double last = exact * (1 + 0.1 * double(calls.size() - 1));
+  EXPECT_DOUBLE_EQ(h.frontier.back().time, last);
+  EXPECT_DOUBLE_EQ(h.baseline.time, (exact + last) / 2);
+  EXPECT_EQ(h.baseline.samples.size(), 2u);
+}
+
 TEST(EvaluatorTest, ParsesTheResultLine) {
   double t = 0, q = 0;
   std::string error;

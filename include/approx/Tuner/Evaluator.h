@@ -45,6 +45,9 @@ struct Measurement {
 /// called from several threads at once.
 using EvaluateFn = std::function<Measurement(const Config &, InputSet)>;
 
+/// The median of `v` (0 when empty).
+double median(std::vector<double> v);
+
 /// Runs `once` up to `repetitions` times and combines the results: medians of
 /// time and QoS; the first failure is the result.
 Measurement repeatMeasurement(const std::function<Measurement()> &once,

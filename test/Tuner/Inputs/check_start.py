@@ -27,7 +27,7 @@ def config_of(r):
 assert history[0]["technique"] == "exact", history[0]
 start = [config_of(r) for r in history[1:] if r["technique"] == "start"]
 assert [config_of(r) for r in history[1:len(wanted) + 1]] == wanted, (start, wanted)
-assert start == wanted, (start, wanted)
+assert start == wanted and start, (start, wanted)
 seen = [r["config"] for r in history]
 assert len(seen) == len(set(seen)), "a configuration was measured twice"
 print(f"{len(start)} start configurations measured first, in order; none repeated")
