@@ -682,27 +682,29 @@ private:
     flush();
   }
 
+  /// Every configuration once. Under a time budget the order is shuffled
+  /// (seeded), so a budget that runs out leaves a uniform sample of the
+  /// space rather than its first corner in enumeration order.
   void runExhaustive() {
-    std::vector<Pending> batch;
-    bool stopped = false;
+    std::vector<Config> all;
     enumerateSpace(space, options.dynamic, [&](const Config &c) {
-      if (seen.count(key(c)))
-        return true;
-      batch.push_back({c, "exhaustive", {}});
-      if (batch.size() < std::max(1u, options.workers))
-        return true;
-      if (!budgetLeft()) {
-        stopped = true;
-        return false;
-      }
-      measure(batch, true);
-      batch.clear();
+      if (!seen.count(key(c)))
+        all.push_back(c);
       return true;
     });
-    if (!stopped && !batch.empty() && budgetLeft())
+    if (options.timeBudget > 0)
+      for (size_t i = all.size(); i > 1; --i)
+        std::swap(all[i - 1], all[rng.below(i)]);
+    size_t w = std::max<size_t>(1, options.workers);
+    for (size_t begin = 0; begin < all.size(); begin += w) {
+      if (!budgetLeft())
+        return; // it says why
+      std::vector<Pending> batch;
+      for (size_t i = begin; i < std::min(all.size(), begin + w); ++i)
+        batch.push_back({all[i], "exhaustive", {}});
       measure(batch, true);
-    if (result.stopReason.empty())
-      result.stopReason = "space enumerated";
+    }
+    result.stopReason = "space enumerated";
   }
 
   void runEnsemble() {

@@ -359,6 +359,36 @@ TEST(SearchTest, AFailingBaselineStopsTheRun) {
   EXPECT_EQ(r.evaluations.size(), 1u);
 }
 
+TEST(SearchTest, ExhaustiveUnderATimeBudgetShufflesItsOrder) {
+  // A budget that runs out must leave a sample of the whole space, not its
+  // first corner in enumeration order; the order is still seeded.
+  Space s;
+  addTree(s, "f", 1, 3, {0, 1, 2, 3});
+  std::vector<std::string> knobs = {"f"};
+  std::vector<double> weights = {0.01};
+  EvaluateFn eval = [&](const Config &c, InputSet) {
+    return model(c, knobs, weights);
+  };
+  std::vector<Config> order;
+  enumerateSpace(s, true, [&](const Config &c) {
+    order.push_back(c);
+    return true;
+  });
+  TuneOptions o;
+  o.maxEvals = 100;
+  TuneResult plain = tune(s, eval, o);
+  o.timeBudget = 1e6;
+  TuneResult a = tune(s, eval, o), b = tune(s, eval, o);
+  EXPECT_TRUE(a.exhaustive);
+  EXPECT_EQ(a.stopReason, "space enumerated");
+  EXPECT_EQ(configs(a), configs(b));
+  EXPECT_NE(configs(a), configs(plain));
+  std::set<Config> all(order.begin(), order.end());
+  std::vector<Config> got = configs(a);
+  EXPECT_EQ(std::set<Config>(got.begin(), got.end()), all);
+  EXPECT_EQ(got.size(), all.size());
+}
+
 TEST(SearchTest, TimeBudgetStopsTheRun) {
   Synthetic syn;
   TuneOptions o;
