@@ -663,9 +663,7 @@ private:
       inBatch.clear();
     };
     for (const Config &given : options.start) {
-      Config c = space.defaults(); // the keys of decoded points are complete
-      for (const auto &[name, value] : given)
-        c[name] = value;
+      Config c = space.complete(given); // as decoded points are
       std::string k = key(c);
       if (seen.count(k) || inBatch.count(k))
         continue;

@@ -34,6 +34,13 @@ Config Space::defaults() const {
   return c;
 }
 
+Config Space::complete(const Config &config) const {
+  Config c = defaults();
+  for (const auto &[name, value] : config)
+    c[name] = value;
+  return c;
+}
+
 namespace {
 
 /// Number of strictly ascending tuples t_0 < t_1 < ... with t_i in
@@ -114,9 +121,7 @@ std::vector<std::string> Space::validate(const Config &config) const {
                          " is not one of {" + allowed + "}");
     }
   }
-  Config merged = defaults();
-  for (const auto &[name, value] : config)
-    merged[name] = value;
+  Config merged = complete(config);
   for (const KnobParams &k : knobs)
     for (size_t i = 1; i < k.thresholds.size(); ++i) {
       const std::string &a = params[k.thresholds[i - 1]].name;
@@ -130,9 +135,7 @@ std::vector<std::string> Space::validate(const Config &config) const {
 }
 
 bool Space::toStatic(Config &config, std::string &why) const {
-  Config merged = defaults();
-  for (const auto &[name, value] : config)
-    merged[name] = value;
+  Config merged = complete(config);
   for (const KnobParams &k : knobs) {
     if (!k.decisionTree)
       continue;

@@ -199,9 +199,7 @@ std::string loadStart(const tune::Space &space, bool dynamic,
       std::vector<std::string> problems = space.validate(read[i]);
       if (!problems.empty())
         return where + ": " + problems.front();
-      tune::Config c = space.defaults();
-      for (const auto &[name, value] : read[i])
-        c[name] = value;
+      tune::Config c = space.complete(read[i]);
       if (!dynamic && !space.toStatic(c, error))
         return where + ": " + error + " (--mode static)";
       configs.push_back(std::move(c));

@@ -51,6 +51,9 @@ struct Space {
   /// The annotations' own values.
   Config defaults() const;
 
+  /// `config` with every parameter it leaves out at its default.
+  Config complete(const Config &config) const;
+
   /// Number of configurations: `dynamic` counts decision trees (ascending
   /// thresholds within bounds, each decision from its values); static counts
   /// one knob value per knob (a tree's decisions all equal).
