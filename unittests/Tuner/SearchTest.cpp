@@ -71,6 +71,16 @@ struct Synthetic {
   }
 };
 
+/// One tree knob with 4 thresholds and 4 decision values: 64 dynamic
+/// configurations.
+struct SmallTree {
+  Space space;
+  EvaluateFn eval = [](const Config &c, InputSet) {
+    return model(c, {"f"}, {0.01});
+  };
+  SmallTree() { addTree(space, "f", 1, 3, {0, 1, 2, 3}); }
+};
+
 std::vector<Config> configs(const TuneResult &r) {
   std::vector<Config> out;
   for (const Evaluation &e : r.evaluations)
@@ -79,13 +89,9 @@ std::vector<Config> configs(const TuneResult &r) {
 }
 
 TEST(SearchTest, ExhaustiveFindsTheOptimumOfASmallSpace) {
-  Space s;
-  addTree(s, "f", 1, 3, {0, 1, 2, 3});
-  std::vector<std::string> knobs = {"f"};
-  std::vector<double> weights = {0.01};
-  EvaluateFn eval = [&](const Config &c, InputSet) {
-    return model(c, knobs, weights);
-  };
+  SmallTree t;
+  const Space &s = t.space;
+  const EvaluateFn &eval = t.eval;
   // Brute force: the fastest configuration with QoS >= 0.95.
   double bestTime = 1e9;
   size_t count = 0;
@@ -362,13 +368,9 @@ TEST(SearchTest, AFailingBaselineStopsTheRun) {
 TEST(SearchTest, ExhaustiveUnderATimeBudgetShufflesItsOrder) {
   // A budget that runs out must leave a sample of the whole space, not its
   // first corner in enumeration order; the order is still seeded.
-  Space s;
-  addTree(s, "f", 1, 3, {0, 1, 2, 3});
-  std::vector<std::string> knobs = {"f"};
-  std::vector<double> weights = {0.01};
-  EvaluateFn eval = [&](const Config &c, InputSet) {
-    return model(c, knobs, weights);
-  };
+  SmallTree t;
+  const Space &s = t.space;
+  const EvaluateFn &eval = t.eval;
   std::vector<Config> order;
   enumerateSpace(s, true, [&](const Config &c) {
     order.push_back(c);
