@@ -344,7 +344,8 @@ std::string Report::summaryJson() const {
 }
 
 bool readParetoCsv(const std::string &path, const Space &space,
-                   std::vector<Config> &configs, std::string &error) {
+                   std::vector<Config> &configs, std::vector<size_t> &lines,
+                   std::string &error) {
   std::ifstream in(path);
   if (!in) {
     error = "cannot read '" + path + "'";
@@ -400,6 +401,7 @@ bool readParetoCsv(const std::string &path, const Space &space,
       c[header[i]] = v;
     }
     configs.push_back(std::move(c));
+    lines.push_back(lineNo);
   }
   return true;
 }

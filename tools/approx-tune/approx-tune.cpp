@@ -182,9 +182,11 @@ std::string loadStart(const tune::Space &space, bool dynamic,
                       std::vector<tune::Config> &configs) {
   for (const std::string &path : startFrom) {
     std::vector<tune::Config> read;
+    std::vector<size_t> lines; // of a pareto.csv's rows
     std::string error;
-    if (StringRef(path).ends_with(".csv")) {
-      if (!tune::readParetoCsv(path, space, read, error))
+    bool csv = StringRef(path).ends_with(".csv");
+    if (csv) {
+      if (!tune::readParetoCsv(path, space, read, lines, error))
         return error;
     } else {
       read.emplace_back();
@@ -192,10 +194,7 @@ std::string loadStart(const tune::Space &space, bool dynamic,
         return error;
     }
     for (size_t i = 0; i < read.size(); ++i) {
-      // A pareto.csv row i is line i + 2.
-      std::string where = StringRef(path).ends_with(".csv")
-                              ? path + ":" + std::to_string(i + 2)
-                              : path;
+      std::string where = csv ? path + ":" + std::to_string(lines[i]) : path;
       std::vector<std::string> problems = space.validate(read[i]);
       if (!problems.empty())
         return where + ": " + problems.front();

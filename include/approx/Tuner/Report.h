@@ -62,11 +62,12 @@ struct Report {
 };
 
 /// The configurations of a pareto.csv written by Report::paretoCsv for
-/// `space`, one per row. False with `error` ("<path>:<line>: ...") when a
-/// column is neither a metric nor a parameter of `space`, or a value is not
-/// an integer.
+/// `space`, one per row, and the line each comes from. False with `error`
+/// ("<path>:<line>: ...") when a column is neither a metric nor a parameter
+/// of `space`, or a value is not an integer.
 bool readParetoCsv(const std::string &path, const Space &space,
-                   std::vector<Config> &configs, std::string &error);
+                   std::vector<Config> &configs, std::vector<size_t> &lines,
+                   std::string &error);
 
 } // namespace approx::tune
 
