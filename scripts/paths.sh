@@ -1,0 +1,17 @@
+# Sourced by the scripts: where the ML stack lives outside the tracked tree.
+#   APPROX_CACHE_DIR  cache root (default ~/.cache/approxmlir): the Python
+#                     virtual environment, model wheels and model files
+#   APPROX_VENV       the project's virtual environment (llama-cpp-python)
+#   APPROX_MODELS     the model files (GGUF)
+#   APPROX_LLAMA_ROOT the prefix where llama-cpp-python installs llama.cpp
+#                     (lib/libllama.so, include/llama.h, lib/cmake/llama)
+approx_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+APPROX_CACHE_DIR=${APPROX_CACHE_DIR:-$HOME/.cache/approxmlir}
+# The environment is keyed by the pinned requirements and the processor:
+# llama.cpp is built for the machine it is built on.
+approx_venv_key=$( (cat "$approx_root/ml/requirements.txt"; grep -m1 '^flags' /proc/cpuinfo) |
+  sha256sum | cut -c1-12)
+APPROX_VENV=${APPROX_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
+APPROX_MODELS=${APPROX_MODELS:-$APPROX_CACHE_DIR/models}
+APPROX_LLAMA_ROOT=${APPROX_LLAMA_ROOT:-$APPROX_VENV/lib/python3.11/site-packages}
+export APPROX_CACHE_DIR APPROX_VENV APPROX_MODELS APPROX_LLAMA_ROOT
