@@ -1,0 +1,466 @@
+//===- approx_llm.cpp - the LLM engine over llama.cpp's C API -------------===//
+//
+// See approx_llm.h. One llama_context per loaded model; each generation
+// clears the KV cache, decodes the prompt in batches and samples greedily
+// (or with a seeded distribution), optionally under a GBNF grammar.
+//
+//===----------------------------------------------------------------------===//
+#include "approx_llm.h"
+#include "memo_cache.h"
+
+#include "llama.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct allm_model {
+  llama_model *model = nullptr;
+  llama_context *ctx = nullptr;
+  const llama_vocab *vocab = nullptr;
+  std::string path;
+  std::string identity; // path, size and modification time: the memo key's model part
+  allm_load_params params;
+  allm_stats total{};
+};
+
+namespace {
+
+thread_local std::string lastError;
+std::mutex logMutex;
+std::string lastLlamaError; // llama.cpp's last error log line
+double timeAdjustment = 0;
+std::mutex adjustMutex;
+
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int fail(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  lastError = buf;
+  return -1;
+}
+
+double now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+void logCallback(ggml_log_level level, const char *text, void *) {
+  static const bool verbose = [] {
+    const char *v = getenv("APPROX_LLM_VERBOSE");
+    return v && *v && strcmp(v, "0");
+  }();
+  if (verbose)
+    fputs(text, stderr);
+  if (level == GGML_LOG_LEVEL_ERROR) {
+    std::lock_guard<std::mutex> lock(logMutex);
+    lastLlamaError = text;
+    while (!lastLlamaError.empty() && lastLlamaError.back() == '\n')
+      lastLlamaError.pop_back();
+  }
+}
+
+void initBackend() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llama_log_set(logCallback, nullptr);
+    llama_backend_init();
+  });
+}
+
+std::string llamaError() {
+  std::lock_guard<std::mutex> lock(logMutex);
+  return lastLlamaError.empty() ? "no reason given" : lastLlamaError;
+}
+
+int defaultThreads() {
+  if (const char *t = getenv("APPROX_LLM_THREADS"))
+    if (int n = atoi(t); n > 0)
+      return n;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Checks what llama.cpp would report vaguely or not at all: a missing or
+// unreadable file, or one that is not GGUF.
+bool checkModelFile(const char *path, std::string &identity) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return fail("cannot load model '%s': %s", path, strerror(errno)), false;
+  if (!S_ISREG(st.st_mode))
+    return fail("cannot load model '%s': not a regular file", path), false;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return fail("cannot load model '%s': %s", path, strerror(errno)), false;
+  char magic[4] = {0};
+  size_t n = fread(magic, 1, 4, f);
+  fclose(f);
+  if (n != 4 || memcmp(magic, "GGUF", 4) != 0)
+    return fail("cannot load model '%s': not a GGUF file", path), false;
+  char *real = realpath(path, nullptr);
+  identity = std::string(real ? real : path) + "|" + std::to_string(st.st_size) + "|" +
+             std::to_string((long long)st.st_mtime);
+  free(real);
+  return true;
+}
+
+ggml_type kvType(allm_kv_type t) {
+  switch (t) {
+  case ALLM_KV_Q8_0:
+    return GGML_TYPE_Q8_0;
+  case ALLM_KV_F32:
+    return GGML_TYPE_F32;
+  case ALLM_KV_F16:
+    break;
+  }
+  return GGML_TYPE_F16;
+}
+
+bool tokenize(const allm_model *m, const char *text, bool addBos, std::vector<llama_token> &out) {
+  int len = (int)strlen(text);
+  out.resize(len + 8);
+  int n = llama_tokenize(m->vocab, text, len, out.data(), (int)out.size(), addBos, false);
+  if (n < 0) {
+    out.resize(-n);
+    n = llama_tokenize(m->vocab, text, len, out.data(), (int)out.size(), addBos, false);
+  }
+  if (n < 0)
+    return fail("cannot tokenize the text (%d bytes)", len), false;
+  out.resize(n);
+  return true;
+}
+
+std::string piece(const allm_model *m, llama_token t) {
+  char buf[256];
+  int n = llama_token_to_piece(m->vocab, t, buf, sizeof buf, 0, false);
+  return n > 0 ? std::string(buf, n) : std::string();
+}
+
+// Decodes `tokens` from an empty KV cache in batches of the context's size.
+bool decodeAll(allm_model *m, std::vector<llama_token> &tokens) {
+  int batch = (int)llama_n_batch(m->ctx);
+  for (size_t i = 0; i < tokens.size(); i += batch) {
+    int n = std::min<int>(batch, (int)(tokens.size() - i));
+    int rc = llama_decode(m->ctx, llama_batch_get_one(tokens.data() + i, n));
+    if (rc != 0)
+      return fail("llama_decode failed (%d): %s", rc, llamaError().c_str()), false;
+  }
+  return true;
+}
+
+std::string memoKey(const allm_model *m, const char *prompt, const allm_gen_params &p) {
+  std::string key = "allm-v1|" + m->identity + "|ctx=" + std::to_string(m->params.n_ctx) +
+                    "|kv=" + std::to_string(m->params.kv_type) +
+                    "|max=" + std::to_string(p.max_new_tokens) +
+                    "|temp=" + std::to_string(p.temperature) +
+                    "|seed=" + std::to_string(p.seed) + "|bos=" + std::to_string(p.add_bos) +
+                    "|grammar=" + (p.grammar ? p.grammar : "") + "|stop=";
+  for (int i = 0; i < p.n_stop; i++)
+    key += std::to_string(strlen(p.stop[i])) + ":" + p.stop[i];
+  return key + "|prompt=" + prompt;
+}
+
+void addStats(allm_stats &total, const allm_stats &s) {
+  total.prompt_tokens += s.prompt_tokens;
+  total.generated_tokens += s.generated_tokens;
+  total.prompt_seconds += s.prompt_seconds;
+  total.generate_seconds += s.generate_seconds;
+  total.cached += s.cached;
+}
+
+int copyOut(const std::string &text, char *out, size_t outSize) {
+  if (text.size() + 1 > outSize)
+    return fail("generated text (%zu bytes) does not fit the output buffer (%zu bytes)",
+                text.size(), outSize);
+  memcpy(out, text.c_str(), text.size() + 1);
+  return (int)text.size();
+}
+
+// The real generation; fills `text` and `s`.
+bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::string &text,
+              allm_stats &s) {
+  std::vector<llama_token> tokens;
+  if (!tokenize(m, prompt, p.add_bos, tokens))
+    return false;
+  int nCtx = (int)llama_n_ctx(m->ctx);
+  if ((int)tokens.size() + p.max_new_tokens > nCtx)
+    return fail("prompt of %zu tokens plus %d new tokens exceeds the context of %d tokens",
+                tokens.size(), p.max_new_tokens, nCtx),
+           false;
+  if (tokens.empty())
+    return fail("empty prompt"), false;
+  llama_sampler *chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
+  if (p.grammar && *p.grammar) {
+    llama_sampler *g = llama_sampler_init_grammar(m->vocab, p.grammar, "root");
+    if (!g) {
+      llama_sampler_free(chain);
+      return fail("invalid grammar: %s", llamaError().c_str()), false;
+    }
+    llama_sampler_chain_add(chain, g);
+  }
+  if (p.temperature > 0) {
+    llama_sampler_chain_add(chain, llama_sampler_init_temp(p.temperature));
+    llama_sampler_chain_add(chain, llama_sampler_init_dist(p.seed));
+  } else {
+    llama_sampler_chain_add(chain, llama_sampler_init_greedy());
+  }
+  llama_memory_clear(llama_get_memory(m->ctx), true);
+  double t0 = now();
+  bool ok = decodeAll(m, tokens);
+  double t1 = now();
+  s.prompt_tokens = (int)tokens.size();
+  s.prompt_seconds = t1 - t0;
+  text.clear();
+  for (int i = 0; ok && i < p.max_new_tokens; i++) {
+    llama_token t = llama_sampler_sample(chain, m->ctx, -1);
+    if (llama_vocab_is_eog(m->vocab, t))
+      break;
+    s.generated_tokens++;
+    text += piece(m, t);
+    size_t cut = std::string::npos;
+    for (int k = 0; k < p.n_stop; k++)
+      if (p.stop[k] && *p.stop[k])
+        cut = std::min(cut, text.find(p.stop[k]));
+    if (cut != std::string::npos) {
+      text.resize(cut);
+      break;
+    }
+    if (i + 1 == p.max_new_tokens)
+      break;
+    int rc = llama_decode(m->ctx, llama_batch_get_one(&t, 1));
+    if (rc != 0)
+      ok = fail("llama_decode failed (%d): %s", rc, llamaError().c_str()) == 0;
+  }
+  s.generate_seconds = now() - t1;
+  llama_sampler_free(chain);
+  return ok;
+}
+
+} // namespace
+
+extern "C" {
+
+allm_load_params allm_load_defaults(void) {
+  allm_load_params p;
+  p.n_ctx = 2048;
+  p.n_threads = 0;
+  p.kv_type = ALLM_KV_F16;
+  p.embeddings = 0;
+  return p;
+}
+
+allm_gen_params allm_gen_defaults(void) {
+  allm_gen_params p;
+  p.max_new_tokens = 32;
+  p.stop = nullptr;
+  p.n_stop = 0;
+  p.temperature = 0;
+  p.seed = 0;
+  p.grammar = nullptr;
+  p.add_bos = 1;
+  return p;
+}
+
+allm_model *allm_load(const char *path, const allm_load_params *params) {
+  allm_load_params p = params ? *params : allm_load_defaults();
+  if (!path)
+    return fail("cannot load model: no path given"), nullptr;
+  if (p.n_ctx < 16)
+    return fail("cannot load model '%s': context size %d is too small", path, p.n_ctx), nullptr;
+  std::string identity;
+  if (!checkModelFile(path, identity))
+    return nullptr;
+  initBackend();
+  llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = 0;
+  llama_model *model = llama_model_load_from_file(path, mp);
+  if (!model)
+    return fail("cannot load model '%s': %s", path, llamaError().c_str()), nullptr;
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = p.n_ctx;
+  cp.n_batch = std::min<uint32_t>(p.n_ctx, 2048);
+  cp.n_ubatch = std::min<uint32_t>(cp.n_batch, 512);
+  int threads = p.n_threads > 0 ? p.n_threads : defaultThreads();
+  cp.n_threads = cp.n_threads_batch = threads;
+  cp.type_k = cp.type_v = kvType(p.kv_type);
+  cp.no_perf = true;
+  if (p.embeddings) {
+    cp.embeddings = true;
+    cp.pooling_type = LLAMA_POOLING_TYPE_MEAN;
+  }
+  llama_context *ctx = llama_init_from_model(model, cp);
+  if (!ctx) {
+    llama_model_free(model);
+    return fail("cannot create a context for '%s': %s", path, llamaError().c_str()), nullptr;
+  }
+  auto *m = new allm_model;
+  m->model = model;
+  m->ctx = ctx;
+  m->vocab = llama_model_get_vocab(model);
+  m->path = path;
+  m->identity = identity;
+  m->params = p;
+  m->params.n_threads = threads;
+  return m;
+}
+
+void allm_free(allm_model *m) {
+  if (!m)
+    return;
+  llama_free(m->ctx);
+  llama_model_free(m->model);
+  delete m;
+}
+
+int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *params, char *out,
+                  size_t outSize, allm_stats *stats) {
+  if (!m || !prompt || !out)
+    return fail("allm_generate: null model, prompt or output buffer");
+  if (m->params.embeddings)
+    return fail("model '%s' was loaded for embeddings, not generation", m->path.c_str());
+  allm_gen_params p = params ? *params : allm_gen_defaults();
+  if (p.max_new_tokens < 1)
+    return fail("max_new_tokens must be at least 1 (got %d)", p.max_new_tokens);
+  allm_stats s{};
+  std::string text;
+  const char *cacheDir = getenv("APPROX_LLM_CACHE");
+  std::string key;
+  if (cacheDir && *cacheDir) {
+    key = memoKey(m, prompt, p);
+    double start = now();
+    approx::llm::MemoEntry e;
+    if (approx::llm::memoLookup(cacheDir, key, e)) {
+      s = e.stats;
+      s.cached = 1;
+      std::lock_guard<std::mutex> lock(adjustMutex);
+      timeAdjustment += s.prompt_seconds + s.generate_seconds - (now() - start);
+      addStats(m->total, s);
+      if (stats)
+        *stats = s;
+      return copyOut(e.text, out, outSize);
+    }
+  }
+  if (!generate(m, prompt, p, text, s))
+    return -1;
+  if (!key.empty())
+    approx::llm::memoStore(cacheDir, key, {text, s});
+  addStats(m->total, s);
+  if (stats)
+    *stats = s;
+  return copyOut(text, out, outSize);
+}
+
+int allm_count_tokens(allm_model *m, const char *text, int addBos) {
+  if (!m || !text)
+    return fail("allm_count_tokens: null model or text");
+  std::vector<llama_token> tokens;
+  return tokenize(m, text, addBos, tokens) ? (int)tokens.size() : -1;
+}
+
+int allm_n_embd(const allm_model *m) { return m ? llama_model_n_embd(m->model) : -1; }
+
+int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
+  if (!m || !text || !out)
+    return fail("allm_embed: null model, text or output");
+  if (!m->params.embeddings)
+    return fail("model '%s' was not loaded for embeddings (embeddings = 1)", m->path.c_str());
+  int dim = llama_model_n_embd(m->model);
+  if (outLen < dim)
+    return fail("embedding output holds %d floats, the model gives %d", outLen, dim);
+  std::vector<llama_token> tokens;
+  if (!tokenize(m, text, true, tokens))
+    return -1;
+  if ((int)tokens.size() > (int)llama_n_ctx(m->ctx))
+    return fail("text of %zu tokens exceeds the context of %u tokens", tokens.size(),
+                llama_n_ctx(m->ctx));
+  if (tokens.empty())
+    return fail("empty text");
+  llama_memory_t mem = llama_get_memory(m->ctx);
+  if (mem)
+    llama_memory_clear(mem, true);
+  int rc = llama_model_has_encoder(m->model) && !llama_model_has_decoder(m->model)
+               ? llama_encode(m->ctx, llama_batch_get_one(tokens.data(), (int)tokens.size()))
+               : llama_decode(m->ctx, llama_batch_get_one(tokens.data(), (int)tokens.size()));
+  if (rc != 0)
+    return fail("embedding failed (%d): %s", rc, llamaError().c_str());
+  const float *e = llama_get_embeddings_seq(m->ctx, 0);
+  if (!e)
+    return fail("the model gave no pooled embedding");
+  double norm = 0;
+  for (int i = 0; i < dim; i++)
+    norm += (double)e[i] * e[i];
+  float scale = norm > 0 ? (float)(1 / std::sqrt(norm)) : 0.f;
+  for (int i = 0; i < dim; i++)
+    out[i] = e[i] * scale;
+  return dim;
+}
+
+int allm_quantize(const char *in, const char *out, const char *type, int nThreads) {
+  static const struct {
+    const char *name;
+    llama_ftype ftype;
+  } types[] = {{"Q4_0", LLAMA_FTYPE_MOSTLY_Q4_0},     {"Q4_1", LLAMA_FTYPE_MOSTLY_Q4_1},
+               {"Q5_0", LLAMA_FTYPE_MOSTLY_Q5_0},     {"Q5_1", LLAMA_FTYPE_MOSTLY_Q5_1},
+               {"Q8_0", LLAMA_FTYPE_MOSTLY_Q8_0},     {"Q2_K", LLAMA_FTYPE_MOSTLY_Q2_K},
+               {"Q3_K_S", LLAMA_FTYPE_MOSTLY_Q3_K_S}, {"Q3_K_M", LLAMA_FTYPE_MOSTLY_Q3_K_M},
+               {"Q3_K_L", LLAMA_FTYPE_MOSTLY_Q3_K_L}, {"Q4_K_S", LLAMA_FTYPE_MOSTLY_Q4_K_S},
+               {"Q4_K_M", LLAMA_FTYPE_MOSTLY_Q4_K_M}, {"Q5_K_S", LLAMA_FTYPE_MOSTLY_Q5_K_S},
+               {"Q5_K_M", LLAMA_FTYPE_MOSTLY_Q5_K_M}, {"Q6_K", LLAMA_FTYPE_MOSTLY_Q6_K}};
+  if (!in || !out || !type)
+    return fail("allm_quantize: null argument");
+  const llama_ftype *ftype = nullptr;
+  for (const auto &t : types)
+    if (!strcmp(t.name, type))
+      ftype = &t.ftype;
+  if (!ftype)
+    return fail("unknown quantization type '%s' (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K_S, "
+                "Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K)",
+                type);
+  std::string identity;
+  if (!checkModelFile(in, identity))
+    return -1;
+  initBackend();
+  llama_model_quantize_params qp = llama_model_quantize_default_params();
+  qp.nthread = nThreads > 0 ? nThreads : defaultThreads();
+  qp.ftype = *ftype;
+  qp.allow_requantize = true;
+  std::string tmp = std::string(out) + ".tmp";
+  if (llama_model_quantize(in, tmp.c_str(), &qp) != 0) {
+    unlink(tmp.c_str());
+    return fail("cannot quantize '%s' to %s: %s", in, type, llamaError().c_str());
+  }
+  if (rename(tmp.c_str(), out) != 0) {
+    int e = errno;
+    unlink(tmp.c_str());
+    return fail("cannot write '%s': %s", out, strerror(e));
+  }
+  return 0;
+}
+
+void allm_model_stats(const allm_model *m, allm_stats *total) {
+  if (m && total)
+    *total = m->total;
+}
+
+double allm_time_adjustment(void) {
+  std::lock_guard<std::mutex> lock(adjustMutex);
+  return timeAdjustment;
+}
+
+const char *allm_last_error(void) { return lastError.c_str(); }
+
+} // extern "C"
