@@ -79,19 +79,21 @@ std::vector<size_t> assign(const std::vector<double> &cost, size_t n) {
   return rowToCol;
 }
 
+// NQ / SQuAD answer normalisation: lower case, ASCII punctuation removed,
+// the articles a/an/the dropped, white space collapsed. Bytes of UTF-8
+// sequences are letters.
 std::string normalise(const std::string &s) {
-  std::string out;
-  bool space = false;
+  std::vector<std::string> words(1);
   for (unsigned char c : s) {
-    if (std::isalnum(c)) {
-      if (space && !out.empty())
-        out.push_back(' ');
-      out.push_back(char(std::tolower(c)));
-      space = false;
-    } else {
-      space = true;
-    }
+    if (c >= 0x80 || std::isalnum(c))
+      words.back().push_back(char(std::tolower(c)));
+    else if (!std::ispunct(c) && !words.back().empty())
+      words.emplace_back();
   }
+  std::string out;
+  for (const std::string &w : words)
+    if (!w.empty() && w != "a" && w != "an" && w != "the")
+      out += (out.empty() ? "" : " ") + w;
   return out;
 }
 
@@ -180,6 +182,16 @@ double answerContainment(const std::string &generated,
       return 1.0;
   }
   return 0.0;
+}
+
+double answerAccuracy(const std::vector<std::string> &generated,
+                      const std::vector<std::vector<std::string>> &references) {
+  if (generated.empty() || generated.size() != references.size())
+    return 0.0;
+  double sum = 0;
+  for (size_t i = 0; i < generated.size(); ++i)
+    sum += answerContainment(generated[i], references[i]);
+  return sum / double(generated.size());
 }
 
 } // namespace approx::qos

@@ -7,6 +7,9 @@
 //   approx-qos rbo-mean exact.txt approx.txt    one ranking per line (ids
 //                                               separated by blanks): mean RBO
 //   approx-qos contains answer.txt references.txt    one reference per line
+//   approx-qos nq-accuracy answers.txt questions.tsv  one answer per line;
+//                          question<TAB>answer<TAB>... per line: the mean
+//                          answer containment (the compound systems' QA)
 //
 // Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
 //
@@ -28,7 +31,8 @@ int usage() {
   std::fprintf(stderr,
                "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
-               "       approx-qos contains ANSWER REFERENCES\n");
+               "       approx-qos contains ANSWER REFERENCES\n"
+               "       approx-qos nq-accuracy ANSWERS QUESTIONS\n");
   return 2;
 }
 
@@ -81,9 +85,50 @@ bool readLines(const char *path, std::vector<std::string> &out) {
   return true;
 }
 
+// Every line of `path`, empty ones included (a generated answer may be
+// empty); the newline ending the file starts no line.
+bool readEveryLine(const char *path, std::vector<std::string> &out) {
+  std::string text;
+  if (!readText(path, text))
+    return false;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    out.push_back(line);
+  return true;
+}
+
 int report(double v) {
   std::printf("%.9f\n", v);
   return 0;
+}
+
+int nqAccuracy(const char *answersPath, const char *questionsPath) {
+  std::vector<std::string> answers, questions;
+  if (!readEveryLine(answersPath, answers) || !readEveryLine(questionsPath, questions))
+    return 1;
+  if (answers.size() != questions.size()) {
+    std::fprintf(stderr, "approx-qos: error: %s has %zu answers, %s has %zu questions\n",
+                 answersPath, answers.size(), questionsPath, questions.size());
+    return 1;
+  }
+  std::vector<std::vector<std::string>> refs(questions.size());
+  for (size_t i = 0; i < questions.size(); ++i) {
+    std::istringstream fields(questions[i]);
+    std::string field;
+    std::getline(fields, field, '\t'); // the question
+    while (std::getline(fields, field, '\t'))
+      refs[i].push_back(field);
+    if (refs[i].empty()) {
+      std::fprintf(stderr, "approx-qos: error: %s:%zu: no reference answer "
+                   "(expected question<TAB>answer...)\n", questionsPath, i + 1);
+      return 1;
+    }
+  }
+  if (answers.empty()) {
+    std::fprintf(stderr, "approx-qos: error: %s: no questions\n", questionsPath);
+    return 1;
+  }
+  return report(approx::qos::answerAccuracy(answers, refs));
 }
 
 } // namespace
@@ -149,6 +194,8 @@ int main(int argc, char **argv) {
     }
     return report(sum / double(s.size()));
   }
+  if (metric == "nq-accuracy" && argc == 4)
+    return nqAccuracy(argv[2], argv[3]);
   if (metric == "contains" && argc == 4) {
     std::string answer;
     std::vector<std::string> refs;

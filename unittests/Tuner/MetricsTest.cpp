@@ -72,7 +72,34 @@ TEST(MetricsTest, AnswerContainment) {
   EXPECT_EQ(answerContainment("It is  New   York!", {"new york"}), 1.0);
   EXPECT_EQ(answerContainment("Parisian food", {"paris"}), 0.0); // whole words
   EXPECT_EQ(answerContainment("no idea", {"42", "forty two"}), 0.0);
-  EXPECT_EQ(answerContainment("forty-two", {"forty two"}), 1.0);
+  EXPECT_EQ(answerContainment("forty-two", {"forty two"}), 0.0); // "fortytwo"
+  EXPECT_EQ(answerContainment("forty-two", {"Forty-Two"}), 1.0);
+}
+
+TEST(MetricsTest, AnswerContainmentNormalisesAsNQ) {
+  // Articles dropped on both sides.
+  EXPECT_EQ(answerContainment("It was the Beatles", {"Beatles"}), 1.0);
+  EXPECT_EQ(answerContainment("Beatles", {"The Beatles"}), 1.0);
+  EXPECT_EQ(answerContainment("an apple a day", {"apple day"}), 1.0);
+  // Punctuation removed, not split: NQ tokenisation and thousands separators.
+  EXPECT_EQ(answerContainment("May 18, 2018", {"May 18 , 2018"}), 1.0);
+  EXPECT_EQ(answerContainment("about 1,000 people", {"1000"}), 1.0);
+  EXPECT_EQ(answerContainment("the U.S. army", {"US"}), 1.0);
+  // Non-ASCII letters are letters.
+  EXPECT_EQ(answerContainment("Wilhelm Conrad R\xc3\xb6ntgen.", {"Wilhelm Conrad R\xc3\xb6ntgen"}),
+            1.0);
+  EXPECT_EQ(answerContainment("R\xc3\xb6ntgen", {"R ntgen"}), 0.0);
+  // An empty reference never matches; whole words only.
+  EXPECT_EQ(answerContainment("anything", {"", "the"}), 0.0);
+  EXPECT_EQ(answerContainment("in 1972", {"197"}), 0.0);
+}
+
+TEST(MetricsTest, AnswerAccuracyIsTheMeanOverQuestions) {
+  EXPECT_DOUBLE_EQ(answerAccuracy({"Paris", "no idea", "1889", "Jane Austen"},
+                                  {{"paris"}, {"42"}, {"in 1889", "1889"}, {"Austen"}}),
+                   0.75);
+  EXPECT_EQ(answerAccuracy({}, {}), 0.0);
+  EXPECT_EQ(answerAccuracy({"a"}, {}), 0.0);
 }
 
 } // namespace

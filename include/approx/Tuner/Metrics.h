@@ -39,11 +39,18 @@ double rbo(const std::vector<std::string> &s, const std::vector<std::string> &t,
 double footrule(const std::vector<std::string> &s,
                 const std::vector<std::string> &t);
 
-/// Answer containment: 1 if any reference answer occurs in the generated
-/// answer after normalisation (lower case, punctuation dropped, white space
-/// collapsed), else 0.
+/// Answer containment (the paper's compound-QA metric): 1 if any reference
+/// answer occurs, as whole words, in the generated answer after NQ
+/// normalisation (lower case, ASCII punctuation removed, the articles
+/// a/an/the dropped, white space collapsed), else 0.
 double answerContainment(const std::string &generated,
                          const std::vector<std::string> &references);
+
+/// Accuracy of a question set: the mean answer containment of
+/// `generated[i]` against `references[i]`; 0 for an empty set. The sizes
+/// must match (the caller checks).
+double answerAccuracy(const std::vector<std::string> &generated,
+                      const std::vector<std::vector<std::string>> &references);
 
 } // namespace approx::qos
 
