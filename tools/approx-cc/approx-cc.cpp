@@ -56,6 +56,10 @@ cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
                            cl::value_desc("name"));
 cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
                               cl::value_desc("dir"));
+cl::list<std::string> linkerArgs("Wl", cl::Prefix, cl::CommaSeparated,
+                                 cl::desc("Pass comma-separated arguments to "
+                                          "the linker (-Wl,-rpath,DIR)"),
+                                 cl::value_desc("arg,..."));
 cl::opt<std::string> config("approx-config",
                             cl::desc("JSON configuration (seed parameter "
                                      "names) instead of the annotations' "
@@ -235,5 +239,7 @@ int main(int argc, char **argv) {
     args.push_back("-l" + lib);
   for (const char *lib : {"-lapprox_runtime", "-lpthread", "-lm"})
     args.push_back(lib);
+  for (const std::string &arg : linkerArgs)
+    args.push_back("-Wl," + arg);
   return runTool(linker, args);
 }
