@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Builds the compound systems' passage collection and question splits from
+the real NQ-open and Wikipedia files in ../shared/data (its README's recipe).
+
+  corpus.py [--data DIR] --out DIR [--tuning N] [--tiny N] [--seed S]
+
+Writes into DIR (each file written to a temporary name and renamed):
+  passages.tsv           id <TAB> title <TAB> text, one passage a line
+  questions-tiny.tsv     question <TAB> answer <TAB> answer ..., one question a line
+  questions-tuning.tsv   N questions
+  questions-evaluation.tsv  5 N questions, disjoint from the other splits
+  gold.tsv               question <TAB> passage id <TAB> ... (its gold passages)
+  corpus.json            counts, seed, input checksums
+
+Gold layer: for every NQ-open dev question, its passages in the lost-in-the-
+middle oracle file, the DPR-passage oracle file and QED dev. Distractors: the
+QED train paragraphs, every SQuAD v1.1 paragraph, the 1,000 FlashRAG DPR
+passages. Passages are deduplicated by normalised text (NFC, collapsed
+whitespace, lower case, NQ tokenisation undone); the longest titled copy is
+kept and gold links are merged. Questions are the NQ-open dev questions with
+at least one gold passage, split by a seeded shuffle.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import random
+import re
+import sys
+import unicodedata
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_DATA = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "data"))
+
+INPUTS = [
+    "nq_open_dev.jsonl.gz",
+    "nq_open_oracle_litm.jsonl.gz",
+    "nq_open_oracle_dpr_doc_simonucl.jsonl.gz",
+    "qed_nq_dev.jsonl.gz",
+    "qed_nq_train_initial_shards.jsonl.gz",
+    "squad_v1.1_dev_paragraphs.jsonl.gz",
+    "squad_v1.1_train_paragraphs.jsonl.gz",
+    "flashrag_wiki18_dpr_sample1000.jsonl.gz",
+]
+
+
+class DataError(Exception):
+    pass
+
+
+def read_jsonl(path):
+    """Yields (line number, record); a malformed line is a located error."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise DataError(f"{path}:{n}: malformed JSON: {e.msg}") from None
+                if not isinstance(rec, dict):
+                    raise DataError(f"{path}:{n}: expected a JSON object")
+                yield n, rec
+    except (OSError, EOFError) as e:
+        raise DataError(f"{path}: cannot read: {e}") from None
+
+
+def field(path, n, rec, name, kind):
+    if name not in rec or not isinstance(rec[name], kind):
+        raise DataError(f"{path}:{n}: missing or mistyped field '{name}'")
+    return rec[name]
+
+
+_DETOK = [(re.compile(r" ([,.;:!?%)'])"), r"\1"), (re.compile(r"\( "), "("),
+          (re.compile(r" -- "), "--"), (re.compile(r" 's\b"), "'s")]
+
+
+def detokenize(text):
+    """Undoes NQ tokenisation ("May 18 , 2018" -> "May 18, 2018")."""
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    for pattern, repl in _DETOK:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def dedup_key(text):
+    return detokenize(text).lower()
+
+
+def question_key(q):
+    return " ".join(q.strip().lower().split())
+
+
+def clean(s):
+    return " ".join(s.replace("\t", " ").split())
+
+
+class Corpus:
+    def __init__(self):
+        self.passages = {}  # key -> [title, text]
+        self.order = []
+        self.gold = {}  # question key -> set of passage keys
+
+    def add(self, title, text, question=None):
+        text = detokenize(text)
+        title = clean(title)
+        if len(text.split()) < 5:
+            return
+        key = text.lower()
+        cur = self.passages.get(key)
+        if cur is None:
+            self.passages[key] = [title, text]
+            self.order.append(key)
+        elif (bool(title), len(text)) > (bool(cur[0]), len(cur[1])):
+            self.passages[key] = [title, text]
+        if question is not None:
+            self.gold.setdefault(question, set()).add(key)
+
+
+def build(data, corpus):
+    p = lambda name: os.path.join(data, name)
+    questions = {}
+    for n, rec in read_jsonl(p("nq_open_dev.jsonl.gz")):
+        q = field(p("nq_open_dev.jsonl.gz"), n, rec, "question", str)
+        answers = field(p("nq_open_dev.jsonl.gz"), n, rec, "answer", list)
+        if not answers or not all(isinstance(a, str) for a in answers):
+            raise DataError(f"{p('nq_open_dev.jsonl.gz')}:{n}: 'answer' must be a list of strings")
+        questions.setdefault(question_key(q), (clean(q), [clean(a) for a in answers]))
+    # Gold layer.
+    for name in ("nq_open_oracle_litm.jsonl.gz", "nq_open_oracle_dpr_doc_simonucl.jsonl.gz"):
+        for n, rec in read_jsonl(p(name)):
+            q = question_key(field(p(name), n, rec, "question", str))
+            for ctx in field(p(name), n, rec, "ctxs", list):
+                if not isinstance(ctx, dict) or not isinstance(ctx.get("text"), str):
+                    raise DataError(f"{p(name)}:{n}: a ctxs entry has no text")
+                corpus.add(ctx.get("title") or "", ctx["text"], q if q in questions else None)
+    name = "qed_nq_dev.jsonl.gz"
+    for n, rec in read_jsonl(p(name)):
+        q = question_key(field(p(name), n, rec, "question_text", str))
+        corpus.add(field(p(name), n, rec, "title_text", str),
+                   field(p(name), n, rec, "paragraph_text", str), q if q in questions else None)
+    # Distractors.
+    name = "qed_nq_train_initial_shards.jsonl.gz"
+    for n, rec in read_jsonl(p(name)):
+        corpus.add(field(p(name), n, rec, "title_text", str),
+                   field(p(name), n, rec, "paragraph_text", str))
+    for name in ("squad_v1.1_dev_paragraphs.jsonl.gz", "squad_v1.1_train_paragraphs.jsonl.gz"):
+        for n, rec in read_jsonl(p(name)):
+            corpus.add(field(p(name), n, rec, "title", str).replace("_", " "),
+                       field(p(name), n, rec, "context", str))
+    name = "flashrag_wiki18_dpr_sample1000.jsonl.gz"
+    for n, rec in read_jsonl(p(name)):
+        contents = field(p(name), n, rec, "contents", str)
+        title, _, text = contents.partition("\n")
+        corpus.add(title.strip().strip('"'), text)
+    return questions
+
+
+def atomic_write(path, lines):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        for line in lines:
+            f.write(line + "\n")
+    os.replace(tmp, path)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default=DEFAULT_DATA, help="the shared data folder (default: %(default)s)")
+    ap.add_argument("--out", required=True, help="output folder (created)")
+    ap.add_argument("--tuning", type=int, default=60,
+                    help="tuning questions; the evaluation set is 5x as many (default: %(default)s)")
+    ap.add_argument("--tiny", type=int, default=6, help="questions of the test split (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if args.tuning < 1 or args.tiny < 1:
+        ap.error("--tuning and --tiny must be at least 1")
+    for name in INPUTS:
+        if not os.path.isfile(os.path.join(args.data, name)):
+            sys.exit(f"corpus.py: error: {os.path.join(args.data, name)}: missing input file")
+    corpus = Corpus()
+    try:
+        questions = build(args.data, corpus)
+    except DataError as e:
+        sys.exit(f"corpus.py: error: {e}")
+    covered = sorted(q for q in questions if corpus.gold.get(q))
+    need = args.tiny + 6 * args.tuning
+    if need > len(covered):
+        sys.exit(f"corpus.py: error: {need} questions asked for, {len(covered)} have a gold passage")
+    random.Random(args.seed).shuffle(covered)
+    splits = {"tiny": covered[:args.tiny],
+              "tuning": covered[args.tiny:args.tiny + args.tuning],
+              "evaluation": covered[args.tiny + args.tuning:need]}
+    os.makedirs(args.out, exist_ok=True)
+    ids = {key: i for i, key in enumerate(corpus.order)}
+    atomic_write(os.path.join(args.out, "passages.tsv"),
+                 (f"{ids[k]}\t{corpus.passages[k][0]}\t{corpus.passages[k][1]}"
+                  for k in corpus.order))
+    for split, keys in splits.items():
+        atomic_write(os.path.join(args.out, f"questions-{split}.tsv"),
+                     ("\t".join([questions[k][0], *questions[k][1]]) for k in keys))
+    atomic_write(os.path.join(args.out, "gold.tsv"),
+                 ("\t".join([questions[k][0], *(str(ids[g]) for g in sorted(corpus.gold[k], key=ids.get))])
+                  for k in covered))
+    words = sum(len(t.split()) for _, t in corpus.passages.values())
+    meta = {"passages": len(corpus.order), "words": words, "covered_questions": len(covered),
+            "splits": {s: len(k) for s, k in splits.items()}, "seed": args.seed,
+            "inputs": {name: sha256(os.path.join(args.data, name)) for name in INPUTS}}
+    atomic_write(os.path.join(args.out, "corpus.json"), [json.dumps(meta, indent=2)])
+    print(f"corpus.py: {len(corpus.order)} passages ({words / 1e6:.2f} M words), "
+          f"{len(covered)} questions with a gold passage; splits "
+          + ", ".join(f"{s} {len(k)}" for s, k in splits.items()), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
