@@ -22,6 +22,8 @@
  *                    state: the number of query terms;
  *  - build_prompt:   context selection: 4 passages (exact), 3, 2 or 1;
  *                    state: the retrieval confidence (below);
+ *  - passage_words:  context truncation: each passage's first 120 words
+ *                    (exact), 80, 50 or 30;
  *  - answer:         QA model selection: Gemma 3 270M Q4_K_M (exact), its
  *                    Q4_0, Q3_K_M or Q2_K requantisations, or
  *                    SmolLM2-135M-Instruct Q4_1; state: the confidence;
@@ -39,8 +41,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { TOPK = 4, RANKED = 5, MAX_QTERMS = 32, HASH = 1 << 21, PASSAGE_WORDS = 120,
-       ANSWER_MAX = 1024 };
+enum { RANKED = 5, MAX_QTERMS = 32, HASH = 1 << 21, ANSWER_MAX = 1024 };
 static const double K1 = 1.5, B = 0.75;
 
 typedef struct {
@@ -276,12 +277,19 @@ static const char FEW_SHOT[] =
     "written by Jane Austen.\n"
     "Question: who wrote pride and prejudice\nAnswer: Jane Austen\n\n";
 
-/* Appends up to PASSAGE_WORDS words of passage `id` as "[i] title: text". */
+// @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3]
+int passage_words(void) { return 120; }
+int approx_passage_words_1(void) { return 80; }
+int approx_passage_words_2(void) { return 50; }
+int approx_passage_words_3(void) { return 30; }
+
+/* Appends the first passage_words() words of passage `id` as
+ * "[i] title: text". */
 static int append_passage(char *buf, int at, int cap, int i, int id) {
   at += snprintf(buf + at, cap - at, "[%d] %s: ", i, ptitle[id]);
   const char *t = ptext[id];
-  int words = 0;
-  while (*t && words < PASSAGE_WORDS && at < cap - 2) {
+  int words = 0, limit = passage_words();
+  while (*t && words < limit && at < cap - 2) {
     while (*t == ' ')
       t++;
     while (*t && *t != ' ' && at < cap - 2)

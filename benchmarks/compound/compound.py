@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""The compound AI systems of the ApproxMLIR paper, tuned end to end on real
+NQ-open questions, real Wikipedia passages and real LLM weights.
+
+For each system: builds the corpus and question splits (corpus.py), compiles
+the annotated C program with approx-cc (exact build and runtime-table
+build, linked with the LLM engine), measures the exact system's accuracy on
+the tuning and evaluation questions, tunes the static and the dynamic space
+with approx-tune on the tuning questions (LLM calls memoised: a replayed
+call is charged the time it took when measured), the dynamic search
+starting from the static frontier; then bakes the configuration chosen at
+QoS loss <= 3/6/9 % into deployment builds and measures them for real,
+uncached, on the evaluation questions against the exact build measured in
+the same run (before and after: the baseline is their mean). Writes
+benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
+dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
+
+usage: compound.py [SYSTEM ...] [--questions N] [--time-budget S]
+                   [--max-evals N] [--seed S] [--memo DIR] [--results DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from kernels import LEVELS, fmt, run  # noqa: E402  (shared with the kernel benchmarks)
+
+# name -> source, paper: knobs, configuration space, speedups at <= 3/6/9 %
+SYSTEMS = {
+    "rag_bm25": ("rag_bm25/rag_bm25.c", 4, 9.6e8,
+                 {"dynamic": [1.00, 1.23, 1.57], "static": [1.00, 1.00, 1.00]}),
+}
+MODELS_USED = ["gemma-3-270m-q4_k_m", "gemma-3-270m-q4_0", "gemma-3-270m-q3_k_m",
+               "gemma-3-270m-q2_k", "smollm2-135m-instruct-q4_1"]
+
+
+def log(msg):
+    print(f"[compound] {time.strftime('%H:%M:%S')} {msg}", file=sys.stderr, flush=True)
+
+
+def env_paths():
+    """APPROX_MODELS and APPROX_CACHE_DIR as scripts/paths.sh sets them."""
+    out = subprocess.run(["bash", "-c", f"source {ROOT}/scripts/paths.sh && "
+                          "echo $APPROX_MODELS && echo $APPROX_CACHE_DIR"],
+                         check=True, capture_output=True, text=True).stdout.split("\n")
+    return out[0], out[1]
+
+
+class System:
+    def __init__(self, name, args, tools, work):
+        self.name = name
+        src, self.paper_knobs, self.paper_space, self.paper = SYSTEMS[name]
+        self.src = os.path.join(HERE, src)
+        self.args, self.tools = args, tools
+        self.work = os.path.join(work, name)
+        self.refdir = os.path.join(self.work, "ref")
+        os.makedirs(self.refdir, exist_ok=True)
+        self.results = os.path.join(args.results, name)
+
+    def exe(self, tag):
+        return os.path.join(self.work, tag)
+
+    def compile(self, out, *flags):
+        start = time.perf_counter()
+        lib = os.path.join(self.args.build, "lib")
+        run([self.tools["approx-cc"], "-O3", *flags, self.src, "-I",
+             os.path.join(ROOT, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
+             f"-Wl,-rpath,{lib}", "-o", out])
+        return time.perf_counter() - start
+
+    def run_system(self, exe, split, memo, output=None):
+        """Runs the system on a question split; returns (time, accuracy, summary)."""
+        env = dict(os.environ)
+        env.pop("APPROX_CONFIG", None)
+        env.pop("APPROX_LLM_CACHE", None)
+        if memo:
+            env["APPROX_LLM_CACHE"] = self.args.memo
+        out = output or os.path.join(self.work, "answers.txt")
+        questions = os.path.join(self.args.data, f"questions-{split}.tsv")
+        r = subprocess.run([exe, "--passages", os.path.join(self.args.data, "passages.tsv"),
+                            "--questions", questions, "--models", self.args.models,
+                            "--output", out], capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            sys.exit(f"compound.py: {exe} failed:\n{r.stderr}")
+        acc = float(run([self.tools["approx-qos"], "nq-accuracy", out, questions]))
+        return float(r.stdout.strip()), acc, r.stderr.strip().splitlines()[-1]
+
+    def references(self):
+        log(f"{self.name}: exact system on the tuning questions (fills the memo)")
+        t, acc, self.exact_tuning_summary = self.run_system(self.exe("exact"), "tuning", True)
+        self.exact_accuracy = {"tuning": acc}
+        # A configuration whose LLM calls all miss the memo runs about as long
+        # as this uncached exact run; approx-tune's default timeout (10x the
+        # memoised exact run) would cut it.
+        self.timeout = 3 * t + 60
+        with open(os.path.join(self.refdir, "tuning.accuracy"), "w") as f:
+            f.write(f"{acc}\n")
+        log(f"{self.name}: exact system on the evaluation questions (uncached)")
+        t, acc, self.exact_eval_summary = self.run_system(self.exe("exact"), "evaluation", False)
+        self.exact_accuracy["evaluation"] = acc
+        self.exact_eval_times = [t]
+        with open(os.path.join(self.refdir, "evaluation.accuracy"), "w") as f:
+            f.write(f"{acc}\n")
+        log(f"{self.name}: exact accuracy tuning {self.exact_accuracy['tuning']:.3f}, "
+            f"evaluation {acc:.3f} in {t:.1f} s")
+
+    def tune(self, mode, budget, start=None):
+        out = os.path.join(self.results, mode)
+        shutil.rmtree(out, ignore_errors=True)
+        evaluate = " ".join([os.path.join(HERE, "evaluate.sh"), self.tools["approx-qos"],
+                             self.args.data, self.args.models, self.refdir, self.exe("table")])
+        cmd = [self.tools["approx-tune"], "--space", self.src, "-I",
+               os.path.join(ROOT, "runtime", "llm", "include"), "--eval", evaluate,
+               "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
+               "--seed", str(self.args.seed), "--repetitions", "1", "--out", out,
+               "--db", os.path.join(self.work, f"{mode}.db"), "--quiet",
+               "--timeout", f"{self.timeout:.0f}"]
+        if budget:
+            cmd += ["--time-budget", f"{budget:.0f}"]
+        if start:
+            cmd += ["--start-from", start]
+        log(f"{self.name}: tuning the {mode} space ({budget:.0f} s)")
+        env = dict(os.environ, APPROX_LLM_CACHE=self.args.memo)
+        subprocess.run(cmd, check=True, env=env)
+        with open(os.path.join(out, "summary.json")) as f:
+            return json.load(f)
+
+    def deploy(self, summaries):
+        """Bakes the frontier point chosen on the tuning questions at each
+        QoS-loss level and measures it uncached on the evaluation questions."""
+        picks = {}
+        for mode, s in summaries.items():
+            for level in LEVELS:
+                best = None
+                for p in s["frontier"]:
+                    if p["qos"] >= 1 - int(level) / 100 - 1e-12 and (
+                            best is None or p["speedup"] > best["speedup"]):
+                        best = p
+                picks[(mode, level)] = best
+        measured = {}
+        for key, point in picks.items():
+            if point is None:
+                continue
+            cfg = json.dumps(point["config"], sort_keys=True)
+            if cfg in measured:
+                continue
+            index = len(measured)
+            path = os.path.join(self.work, f"deploy-{index}.json")
+            with open(path, "w") as f:
+                f.write(cfg)
+            exe = self.exe(f"deploy-{index}")
+            self.compile(exe, f"--approx-config={path}")
+            log(f"{self.name}: deployment build {index} on the evaluation questions (uncached)")
+            t, acc, summary = self.run_system(exe, "evaluation", False)
+            measured[cfg] = {"time_s": t, "accuracy": acc, "summary": summary,
+                             "config": point["config"]}
+        log(f"{self.name}: exact system on the evaluation questions again (uncached)")
+        t, _, _ = self.run_system(self.exe("exact"), "evaluation", False)
+        self.exact_eval_times.append(t)
+        base = statistics.mean(self.exact_eval_times)
+        exact_acc = self.exact_accuracy["evaluation"]
+        result = {}
+        for (mode, level), point in picks.items():
+            m = measured.get(json.dumps(point["config"], sort_keys=True)) if point else None
+            if m is None:
+                result.setdefault(mode, {})[level] = None
+                continue
+            result.setdefault(mode, {})[level] = {
+                "speedup": base / m["time_s"], "time_s": m["time_s"],
+                "qos": min(1.0, m["accuracy"] / exact_acc) if exact_acc > 0 else 1.0,
+                "accuracy": m["accuracy"], "tuning_speedup": point["speedup"],
+                "tuning_qos": point["qos"], "config": m["config"], "run": m["summary"]}
+        return result, base
+
+    def engine_bench(self):
+        rows = []
+        for name in MODELS_USED:
+            out = run([self.tools["approx-llm"], "bench",
+                       os.path.join(self.args.models, name + ".gguf"), "--prompt-tokens", "600",
+                       "--gen-tokens", "16"])
+            kv = dict(w.split("=", 1) for w in out.split() if "=" in w)
+            rows.append({"model": name, "prompt_tps": float(kv["prompt_tps"]),
+                         "generate_tps": float(kv["generate_tps"])})
+        return rows
+
+    def run_all(self):
+        t0 = time.perf_counter()
+        log(f"{self.name}: building")
+        compile_s = self.compile(self.exe("exact"), "--approx-exact")
+        self.compile(self.exe("table"), "--approx-runtime-table")
+        self.references()
+        budget = self.args.time_budget
+        modes = {"static": self.tune("static", budget / 3)}
+        left = max(1, budget - modes["static"]["tuning_time_s"]) if budget else 0
+        modes["dynamic"] = self.tune(
+            "dynamic", left, start=os.path.join(self.results, "static", "pareto.csv"))
+        log(f"{self.name}: deployment builds")
+        deployment, base = self.deploy(modes)
+        log(f"{self.name}: engine tokens/s")
+        engine = self.engine_bench()
+        summary = {
+            "system": self.name,
+            "questions": {"tuning": self.args.questions, "evaluation": 5 * self.args.questions},
+            "exact_accuracy": self.exact_accuracy,
+            "exact_time_s": {"evaluation": self.exact_eval_times, "baseline": base},
+            "exact_run": {"tuning": self.exact_tuning_summary,
+                          "evaluation": self.exact_eval_summary},
+            "config_space": {m: s["config_space"] for m, s in modes.items()},
+            "speedup": {m: {"tuning": {l: s["speedup"]["tuning"][l] for l in LEVELS},
+                            "evaluation": {l: (deployment[m][l] or {}).get("speedup")
+                                           for l in LEVELS}}
+                        for m, s in modes.items()},
+            "deployment": deployment,
+            "compile_time_s": compile_s,
+            "tuning_time_s": sum(s["tuning_time_s"] for s in modes.values()),
+            "evaluations": sum(s["evaluations"] for s in modes.values()),
+            "tuning": {m: {"time_s": s["tuning_time_s"], "evaluations": s["evaluations"],
+                           "failed": s["failed"], "stop_reason": s["stop_reason"]}
+                       for m, s in modes.items()},
+            "frontier": {m: [{"qos": p["qos"], "speedup": p["speedup"]} for p in s["frontier"]]
+                         for m, s in modes.items()},
+            "engine": engine,
+            "paper": {"knobs": self.paper_knobs, "config_space": self.paper_space,
+                      "speedup": self.paper},
+            "settings": {"max_evals": self.args.max_evals, "time_budget_s": budget,
+                         "seed": self.args.seed, "qos_min": 0.91},
+            "wall_time_s": time.perf_counter() - t0,
+        }
+        os.makedirs(self.results, exist_ok=True)
+        with open(os.path.join(self.results, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(self.results, "report.md"), "w") as f:
+            f.write(report(summary))
+        return summary
+
+
+def report(s):
+    paper = s["paper"]["speedup"]
+    lines = [f"# {s['system']}: {s['questions']['tuning']} tuning / "
+             f"{s['questions']['evaluation']} evaluation questions", "",
+             f"Exact system: accuracy {s['exact_accuracy']['tuning']:.3f} (tuning), "
+             f"{s['exact_accuracy']['evaluation']:.3f} (evaluation); evaluation set in "
+             f"{s['exact_time_s']['baseline']:.1f} s (mean of the runs before and after the "
+             "deployment builds).", "",
+             "| | static | dynamic | paper static | paper dynamic |", "|---|---|---|---|---|",
+             f"| configuration space | {s['config_space']['static']:.4g} | "
+             f"{s['config_space']['dynamic']:.4g} | - | {s['paper']['config_space']:.3g} "
+             f"({s['paper']['knobs']} knobs) |"]
+    for i, l in enumerate(LEVELS):
+        lines.append(f"| speedup at loss <= {l}%, tuning set (memoised) | "
+                     f"{fmt(s['speedup']['static']['tuning'][l])} | "
+                     f"{fmt(s['speedup']['dynamic']['tuning'][l])} | | |")
+    for i, l in enumerate(LEVELS):
+        cells = []
+        for m in ("static", "dynamic"):
+            d = s["deployment"][m][l]
+            cells.append("-" if d is None else f"{d['speedup']:.2f}x (QoS {d['qos']:.3f})")
+        lines.append(f"| speedup at loss <= {l}%, deployed, evaluation set (uncached) | "
+                     f"{cells[0]} | {cells[1]} | {paper['static'][i]:.2f}x | "
+                     f"{paper['dynamic'][i]:.2f}x |")
+    lines.append(f"| evaluations (failed) | {s['tuning']['static']['evaluations']} "
+                 f"({s['tuning']['static']['failed']}) | {s['tuning']['dynamic']['evaluations']} "
+                 f"({s['tuning']['dynamic']['failed']}) | | |")
+    lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.0f} s | "
+                 f"{s['tuning']['dynamic']['time_s']:.0f} s | | 12 h (both) |")
+    lines += ["", "Deployment picks are chosen on the tuning set and measured on the "
+              "evaluation set; a QoS below the level's bound there is the generalisation gap.",
+              "", "## Engine on this machine", "",
+              "| model | prompt tokens/s | generation tokens/s |", "|---|---|---|"]
+    for e in s["engine"]:
+        lines.append(f"| {e['model']} | {e['prompt_tps']:.0f} | {e['generate_tps']:.1f} |")
+    lines += ["", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", ""]
+    for m in ("dynamic", "static"):
+        lines += [f"## {m.capitalize()} frontier (tuning set)", "",
+                  "| QoS loss | speedup |", "|---|---|"]
+        for p in s["frontier"][m]:
+            lines.append(f"| {(1 - p['qos']) * 100:.2f}% | {p['speedup']:.2f}x |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("systems", nargs="*", metavar="SYSTEM",
+                   help="any of " + ", ".join(SYSTEMS) + " (default: all)")
+    p.add_argument("--questions", type=int, default=50,
+                   help="tuning questions; the evaluation set is 5x as many (default 50)")
+    p.add_argument("--max-evals", type=int, default=200)
+    p.add_argument("--time-budget", type=float, default=1800,
+                   help="tuning seconds per system: a third static, the rest dynamic "
+                        "(default 1800)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
+    p.add_argument("--build", default=os.path.join(ROOT, "build"))
+    p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
+    args = p.parse_args()
+    if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0:
+        p.error("--questions and --max-evals must be at least 1, --time-budget not negative")
+    for s in args.systems:
+        if s not in SYSTEMS:
+            p.error(f"unknown system '{s}' (choose from {', '.join(SYSTEMS)})")
+    args.build = os.path.abspath(args.build)
+    args.results = os.path.abspath(args.results)
+    bindir = os.path.join(args.build, "bin")
+    tools = {t: os.path.join(bindir, t)
+             for t in ("approx-cc", "approx-tune", "approx-qos", "approx-llm")}
+    for t, path in tools.items():
+        if not os.access(path, os.X_OK):
+            sys.exit(f"compound.py: error: {t} not found at {path} (run scripts/build.sh)")
+    args.models, cache = env_paths()
+    for m in MODELS_USED:
+        if not os.path.isfile(os.path.join(args.models, m + ".gguf")):
+            sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
+                     "(run scripts/setup.sh and scripts/models.sh)")
+    args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}")
+    if not os.path.isfile(os.path.join(args.data, "corpus.json")):
+        log(f"building the corpus and question splits into {args.data}")
+        subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
+                        "--tuning", str(args.questions), "--seed", str(args.seed)], check=True)
+    work = tempfile.mkdtemp(prefix="approx-compound-")
+    args.memo = os.path.abspath(args.memo) if args.memo else os.path.join(work, "memo")
+    try:
+        for name in args.systems or list(SYSTEMS):
+            s = System(name, args, tools, work).run_all()
+            log(f"{name}: done in {s['wall_time_s']:.0f} s")
+            with open(os.path.join(args.results, name, "report.md")) as f:
+                print(f.read())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
