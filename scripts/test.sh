@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: set up, build, run the lit tests (IR shape,
-# diagnostics, execution) and the gtest unit tests, then print one summary.
+# The whole test suite: set up (Debian packages, the ML stack and models),
+# build, run the lit tests (IR shape, diagnostics, execution, the LLM engine
+# and the compound systems with real weights) and the gtest unit tests, then
+# print one summary.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${APPROX_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh" || exit 1
 "$root/scripts/build.sh" || exit 1
+"$root/scripts/models.sh" || exit 1
+source "$root/scripts/paths.sh"
 
 passed=0
 failed=0

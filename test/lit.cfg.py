@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -15,12 +16,26 @@ llvm_config.with_system_environment(["HOME"])
 llvm_config.use_default_substitutions()
 # FileCheck, not and count live in LLVM's tool directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos", "approx-tune"],
+llvm_config.add_tool_substitutions(["approx-opt", "approx-compile", "approx-cc", "approx-qos", "approx-tune",
+                                    "approx-llm"],
                                    [config.approx_tools_dir])
 config.substitutions.append(("%cc", config.clang))
 config.substitutions.append(("%approx_bin", config.approx_tools_dir))
 config.substitutions.append(
     ("%runtime_include", os.path.join(config.approx_src_root, "runtime", "include")))
+# The ML stack (scripts/paths.sh): model files and the LLM engine.
+paths = subprocess.run(["bash", "-c", "source \"$1\" && echo \"$APPROX_MODELS\" && echo \"$APPROX_CACHE_DIR\"",
+                        "paths", os.path.join(config.approx_src_root, "scripts", "paths.sh")],
+                       capture_output=True, text=True, check=True).stdout.split("\n")
+config.substitutions.append(("%models", paths[0]))
+config.environment["APPROX_MODELS"] = paths[0]
+config.environment["APPROX_CACHE_DIR"] = paths[1]
+config.substitutions.append(
+    ("%llm_include", os.path.join(config.approx_src_root, "runtime", "llm", "include")))
+config.substitutions.append(("%approx_lib", os.path.join(config.approx_obj_root, "lib")))
+config.substitutions.append(("%src_root", config.approx_src_root))
+config.environment.pop("APPROX_LLM_CACHE", None)
+config.environment.pop("APPROX_LLM_THREADS", None)
 # Tests decide their own configuration.
 config.environment.pop("APPROX_CONFIG", None)
 config.environment.pop("APPROX_INPUT_SET", None)

@@ -196,7 +196,8 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   std::vector<llama_token> tokens;
   if (!tokenize(m, prompt, p.add_bos, tokens))
     return false;
-  int nCtx = (int)llama_n_ctx(m->ctx);
+  // The context asked for (llama.cpp may round it up).
+  int nCtx = std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
   if ((int)tokens.size() + p.max_new_tokens > nCtx)
     return fail("prompt of %zu tokens plus %d new tokens exceeds the context of %d tokens",
                 tokens.size(), p.max_new_tokens, nCtx),
@@ -384,9 +385,9 @@ int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
   std::vector<llama_token> tokens;
   if (!tokenize(m, text, true, tokens))
     return -1;
-  if ((int)tokens.size() > (int)llama_n_ctx(m->ctx))
-    return fail("text of %zu tokens exceeds the context of %u tokens", tokens.size(),
-                llama_n_ctx(m->ctx));
+  int nCtx = std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
+  if ((int)tokens.size() > nCtx)
+    return fail("text of %zu tokens exceeds the context of %d tokens", tokens.size(), nCtx);
   if (tokens.empty())
     return fail("empty text");
   llama_memory_t mem = llama_get_memory(m->ctx);

@@ -1,0 +1,269 @@
+//===- EngineTest.cpp - the LLM engine with real weights ------------------===//
+//
+// Runs the engine on the smallest real model (SmolLM2-135M-Instruct Q4_1)
+// from $APPROX_MODELS (scripts/paths.sh; scripts/test.sh sets it). A missing
+// model fails the tests: it is installed by scripts/setup.sh.
+//
+//===----------------------------------------------------------------------===//
+#include "approx_llm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::string modelsDir() {
+  const char *d = getenv("APPROX_MODELS");
+  return d ? d : "";
+}
+
+std::string smallModel() { return modelsDir() + "/smollm2-135m-instruct-q4_1.gguf"; }
+
+std::string tempDir() {
+  char tmpl[] = "/tmp/approx-llm-test-XXXXXX";
+  return mkdtemp(tmpl);
+}
+
+class EngineTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    ASSERT_FALSE(modelsDir().empty()) << "APPROX_MODELS is not set (source scripts/paths.sh)";
+    model = allm_load(smallModel().c_str(), nullptr);
+    ASSERT_NE(model, nullptr) << allm_last_error();
+  }
+  static void TearDownTestSuite() {
+    allm_free(model);
+    model = nullptr;
+  }
+  static std::string generate(const char *prompt, int maxTokens, allm_stats *s = nullptr,
+                              const char *grammar = nullptr) {
+    allm_gen_params g = allm_gen_defaults();
+    g.max_new_tokens = maxTokens;
+    g.grammar = grammar;
+    char out[4096];
+    EXPECT_GE(allm_generate(model, prompt, &g, out, sizeof out, s), 0) << allm_last_error();
+    return out;
+  }
+  static allm_model *model;
+};
+allm_model *EngineTest::model = nullptr;
+
+const char *kPrompt = "The capital of France is";
+
+TEST_F(EngineTest, GreedyGenerationIsDeterministic) {
+  allm_stats s1, s2;
+  std::string a = generate(kPrompt, 12, &s1), b = generate(kPrompt, 12, &s2);
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(s1.prompt_tokens, s2.prompt_tokens);
+  EXPECT_EQ(s1.generated_tokens, s2.generated_tokens);
+  EXPECT_LE(s1.generated_tokens, 12);
+  EXPECT_GT(s1.prompt_seconds, 0);
+  EXPECT_EQ(s1.cached, 0);
+}
+
+TEST_F(EngineTest, RealWeightsKnowFacts) {
+  EXPECT_NE(generate(kPrompt, 8).find("Paris"), std::string::npos);
+}
+
+TEST_F(EngineTest, SameOutputFromASecondLoad) {
+  allm_model *other = allm_load(smallModel().c_str(), nullptr);
+  ASSERT_NE(other, nullptr) << allm_last_error();
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = 12;
+  char out[1024];
+  ASSERT_GE(allm_generate(other, kPrompt, &g, out, sizeof out, nullptr), 0);
+  EXPECT_EQ(generate(kPrompt, 12), out);
+  allm_free(other);
+}
+
+TEST_F(EngineTest, SeededSamplingIsReproducible) {
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = 16;
+  g.temperature = 1.5f;
+  g.seed = 7;
+  char a[1024], b[1024];
+  ASSERT_GE(allm_generate(model, kPrompt, &g, a, sizeof a, nullptr), 0);
+  ASSERT_GE(allm_generate(model, kPrompt, &g, b, sizeof b, nullptr), 0);
+  EXPECT_STREQ(a, b);
+}
+
+TEST_F(EngineTest, StopStringsEndTheAnswerBeforeThem) {
+  const char *stop[] = {" "};
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = 16;
+  g.stop = stop;
+  g.n_stop = 1;
+  char out[1024];
+  // The continuation starts with " Paris": the stop string at its start
+  // leaves the empty answer, so stop on the second space instead.
+  ASSERT_GE(allm_generate(model, kPrompt, &g, out, sizeof out, nullptr), 0);
+  EXPECT_EQ(std::string(out).find(' '), std::string::npos);
+}
+
+TEST_F(EngineTest, GrammarConstrainsTheOutput) {
+  std::string out = generate("Is the sky blue? Answer yes or no:", 8, nullptr,
+                             "root ::= \" \" (\"yes\" | \"no\")");
+  EXPECT_TRUE(out == " yes" || out == " no") << out;
+}
+
+TEST_F(EngineTest, InvalidGrammarIsAnError) {
+  allm_gen_params g = allm_gen_defaults();
+  g.grammar = "root ::= (";
+  char out[64];
+  EXPECT_EQ(allm_generate(model, kPrompt, &g, out, sizeof out, nullptr), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("grammar"), std::string::npos);
+}
+
+TEST_F(EngineTest, CountsTokens) {
+  int withBos = allm_count_tokens(model, kPrompt, 1), without = allm_count_tokens(model, kPrompt, 0);
+  EXPECT_GT(without, 3);
+  EXPECT_LE(withBos - without, 1);
+  allm_stats s;
+  generate(kPrompt, 1, &s);
+  EXPECT_EQ(s.prompt_tokens, withBos);
+  EXPECT_EQ(allm_count_tokens(model, "", 0), 0);
+}
+
+TEST_F(EngineTest, PromptLongerThanTheContextIsAnError) {
+  allm_load_params lp = allm_load_defaults();
+  lp.n_ctx = 64;
+  allm_model *small = allm_load(smallModel().c_str(), &lp);
+  ASSERT_NE(small, nullptr) << allm_last_error();
+  std::string prompt;
+  for (int i = 0; i < 40; i++)
+    prompt += "many words here ";
+  allm_gen_params g = allm_gen_defaults();
+  char out[256];
+  EXPECT_EQ(allm_generate(small, prompt.c_str(), &g, out, sizeof out, nullptr), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("exceeds the context of 64 tokens"),
+            std::string::npos)
+      << allm_last_error();
+  allm_free(small);
+}
+
+TEST_F(EngineTest, SmallOutputBufferIsAnError) {
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = 8;
+  char out[2];
+  EXPECT_EQ(allm_generate(model, kPrompt, &g, out, sizeof out, nullptr), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("does not fit"), std::string::npos);
+}
+
+TEST_F(EngineTest, BadParametersAreErrors) {
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = 0;
+  char out[64];
+  EXPECT_EQ(allm_generate(model, kPrompt, &g, out, sizeof out, nullptr), -1);
+  EXPECT_EQ(allm_generate(nullptr, kPrompt, nullptr, out, sizeof out, nullptr), -1);
+  float e[8];
+  EXPECT_EQ(allm_embed(model, "x", e, 8), -1); // not loaded for embeddings
+  EXPECT_NE(std::string(allm_last_error()).find("embeddings"), std::string::npos);
+}
+
+TEST(EngineLoadTest, MissingModelIsAnError) {
+  EXPECT_EQ(allm_load("/nonexistent/model.gguf", nullptr), nullptr);
+  EXPECT_NE(std::string(allm_last_error()).find("'/nonexistent/model.gguf'"), std::string::npos);
+  EXPECT_NE(std::string(allm_last_error()).find("No such file"), std::string::npos);
+}
+
+TEST(EngineLoadTest, NotAGgufFileIsAnError) {
+  std::string dir = tempDir(), path = dir + "/model.gguf";
+  std::ofstream(path) << "this is not a model\n";
+  EXPECT_EQ(allm_load(path.c_str(), nullptr), nullptr);
+  EXPECT_NE(std::string(allm_last_error()).find("not a GGUF file"), std::string::npos);
+  unlink(path.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(EngineLoadTest, TruncatedModelIsAnError) {
+  // The first megabyte of a real model: a valid GGUF header, missing tensors.
+  std::string dir = tempDir(), path = dir + "/truncated.gguf";
+  {
+    std::ifstream in(smallModel(), std::ios::binary);
+    ASSERT_TRUE(in) << smallModel();
+    std::vector<char> head(1 << 20);
+    in.read(head.data(), head.size());
+    std::ofstream(path, std::ios::binary).write(head.data(), in.gcount());
+  }
+  EXPECT_EQ(allm_load(path.c_str(), nullptr), nullptr);
+  EXPECT_NE(std::string(allm_last_error()).find("cannot load model"), std::string::npos);
+  unlink(path.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(EngineLoadTest, EmbeddingsAreNormalisedAndDeterministic) {
+  allm_load_params lp = allm_load_defaults();
+  lp.embeddings = 1;
+  allm_model *m = allm_load(smallModel().c_str(), &lp);
+  ASSERT_NE(m, nullptr) << allm_last_error();
+  int dim = allm_n_embd(m);
+  ASSERT_GT(dim, 0);
+  std::vector<float> a(dim), b(dim), c(dim);
+  ASSERT_EQ(allm_embed(m, "The cat sat on the mat.", a.data(), dim), dim) << allm_last_error();
+  ASSERT_EQ(allm_embed(m, "The cat sat on the mat.", b.data(), dim), dim);
+  ASSERT_EQ(allm_embed(m, "Quarterly tax filing deadlines", c.data(), dim), dim);
+  double norm = 0, same = 0, other = 0;
+  for (int i = 0; i < dim; i++) {
+    norm += a[i] * a[i];
+    same += a[i] * b[i];
+    other += a[i] * c[i];
+  }
+  EXPECT_NEAR(norm, 1.0, 1e-4);
+  EXPECT_NEAR(same, 1.0, 1e-5);
+  EXPECT_LT(other, 0.999);
+  EXPECT_EQ(allm_embed(m, "x", a.data(), dim - 1), -1);
+  allm_free(m);
+}
+
+class MemoTest : public EngineTest {};
+
+TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {
+  std::string dir = tempDir();
+  setenv("APPROX_LLM_CACHE", dir.c_str(), 1);
+  allm_stats first, second;
+  double before = allm_time_adjustment();
+  std::string a = generate("Water boils at a temperature of", 10, &first);
+  std::string b = generate("Water boils at a temperature of", 10, &second);
+  std::string c = generate("Water boils at a temperature of", 11); // other parameters
+  unsetenv("APPROX_LLM_CACHE");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(first.cached, 0);
+  EXPECT_EQ(second.cached, 1);
+  EXPECT_EQ(second.prompt_tokens, first.prompt_tokens);
+  EXPECT_EQ(second.generated_tokens, first.generated_tokens);
+  EXPECT_DOUBLE_EQ(second.prompt_seconds + second.generate_seconds,
+                   first.prompt_seconds + first.generate_seconds);
+  // The replayed call cost less than it is charged: the difference is added.
+  EXPECT_GT(allm_time_adjustment() - before, 0);
+  EXPECT_LE(allm_time_adjustment() - before, first.prompt_seconds + first.generate_seconds);
+  int entries = 0;
+  DIR *d = opendir(dir.c_str());
+  for (dirent *e; (e = readdir(d));)
+    if (e->d_name[0] != '.') {
+      entries++;
+      unlink((dir + "/" + e->d_name).c_str());
+    }
+  closedir(d);
+  rmdir(dir.c_str());
+  EXPECT_EQ(entries, 2);
+}
+
+TEST(QuantizeTest, UnknownTypeAndMissingInputAreErrors) {
+  EXPECT_EQ(allm_quantize(smallModel().c_str(), "/tmp/never-written.gguf", "Q9_X", 1), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("unknown quantization type 'Q9_X'"),
+            std::string::npos);
+  EXPECT_EQ(allm_quantize("/nonexistent.gguf", "/tmp/never-written.gguf", "Q4_0", 1), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("/nonexistent.gguf"), std::string::npos);
+  EXPECT_NE(access("/tmp/never-written.gguf", F_OK), 0);
+}
+
+} // namespace
