@@ -16,7 +16,7 @@ benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
 dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--time-budget S]
-                   [--max-evals N] [--seed S] [--memo DIR] [--results DIR]
+                   [--max-evals N] [--seed S] [--memo DIR] [--results DIR] [--report]
 """
 import argparse
 import json
@@ -219,6 +219,7 @@ class System:
                                            for l in LEVELS}}
                         for m, s in modes.items()},
             "deployment": deployment,
+            "evaluation_within_bound": within_bound(deployment),
             "compile_time_s": compile_s,
             "tuning_time_s": sum(s["tuning_time_s"] for s in modes.values()),
             "evaluations": sum(s["evaluations"] for s in modes.values()),
@@ -243,8 +244,28 @@ class System:
         return summary
 
 
+def within_bound(deployment):
+    """Per mode and level, the fastest deployment build whose QoS on the
+    evaluation set meets the level's bound (1.0: none does, the exact build
+    is the answer)."""
+    out = {}
+    for mode, levels in deployment.items():
+        builds = [d for d in levels.values() if d]
+        out[mode] = {l: max([d["speedup"] for d in builds
+                             if d["qos"] >= 1 - int(l) / 100 - 1e-12] + [1.0])
+                     for l in LEVELS}
+    return out
+
+
+def time_split(run_line):
+    """Index, retrieval and generation seconds from a system's summary line."""
+    words = run_line.replace(",", "").split()
+    return {k: float(words[words.index(k) + 1]) for k in ("index", "retrieval", "generation")}
+
+
 def report(s):
     paper = s["paper"]["speedup"]
+    bound = within_bound(s["deployment"])
     lines = [f"# {s['system']}: {s['questions']['tuning']} tuning / "
              f"{s['questions']['evaluation']} evaluation questions", "",
              f"Exact system: accuracy {s['exact_accuracy']['tuning']:.3f} (tuning), "
@@ -267,6 +288,11 @@ def report(s):
         lines.append(f"| speedup at loss <= {l}%, deployed, evaluation set (uncached) | "
                      f"{cells[0]} | {cells[1]} | {paper['static'][i]:.2f}x | "
                      f"{paper['dynamic'][i]:.2f}x |")
+    for i, l in enumerate(LEVELS):
+        lines.append(f"| **speedup at loss <= {l}% on the evaluation set** (fastest deployment "
+                     f"build meeting the bound there; 1.00x: none did) | "
+                     f"**{bound['static'][l]:.2f}x** | **{bound['dynamic'][l]:.2f}x** | "
+                     f"{paper['static'][i]:.2f}x | {paper['dynamic'][i]:.2f}x |")
     lines.append(f"| evaluations (failed) | {s['tuning']['static']['evaluations']} "
                  f"({s['tuning']['static']['failed']}) | {s['tuning']['dynamic']['evaluations']} "
                  f"({s['tuning']['dynamic']['failed']}) | | |")
@@ -278,7 +304,16 @@ def report(s):
               "| model | prompt tokens/s | generation tokens/s |", "|---|---|---|"]
     for e in s["engine"]:
         lines.append(f"| {e['model']} | {e['prompt_tps']:.0f} | {e['generate_tps']:.1f} |")
-    lines += ["", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", ""]
+    split = time_split(s["exact_run"]["evaluation"])
+    total = sum(split.values())
+    lines += ["", "Where the exact system's time goes (evaluation set): " + ", ".join(
+        f"{k} {v:.1f} s ({100 * v / total:.1f} %)" for k, v in split.items()) + ".",
+              "", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", "",
+              "Our setup against the paper's: Gemma 3 270M (and SmolLM2-135M) on a 2-core CPU "
+              "instead of Gemma 3 1B/4B on a GPU; 34,923 passages instead of 90,011; "
+              f"{s['questions']['tuning']} tuning and {s['questions']['evaluation']} evaluation "
+              f"questions; {s['tuning_time_s'] / 60:.0f} minutes of tuning instead of 12 hours; "
+              "7 knobs instead of 4.", ""]
     for m in ("dynamic", "static"):
         lines += [f"## {m.capitalize()} frontier (tuning set)", "",
                   "| QoS loss | speedup |", "|---|---|"]
@@ -302,7 +337,21 @@ def main():
     p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
+    p.add_argument("--report", action="store_true",
+                   help="only re-render each system's report.md from its summary.json")
     args = p.parse_args()
+    if args.report:
+        for name in args.systems or list(SYSTEMS):
+            path = os.path.join(os.path.abspath(args.results), name)
+            with open(os.path.join(path, "summary.json")) as f:
+                summary = json.load(f)
+            summary["evaluation_within_bound"] = within_bound(summary["deployment"])
+            with open(os.path.join(path, "summary.json"), "w") as f:
+                json.dump(summary, f, indent=2)
+                f.write("\n")
+            with open(os.path.join(path, "report.md"), "w") as f:
+                f.write(report(summary))
+        return
     if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0:
         p.error("--questions and --max-evals must be at least 1, --time-budget not negative")
     for s in args.systems:
