@@ -216,13 +216,18 @@ class Kernel:
                          "qos_min": 0.91},
             "wall_time_s": time.perf_counter() - t0,
         }
-        os.makedirs(self.results, exist_ok=True)
-        with open(os.path.join(self.results, "summary.json"), "w") as f:
-            json.dump(summary, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(self.results, "report.md"), "w") as f:
-            f.write(report(summary))
+        write_results(self.results, summary, report)
         return summary
+
+
+def write_results(path, summary, render):
+    """Writes summary.json and report.md (render(summary)) into `path`."""
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    with open(os.path.join(path, "report.md"), "w") as f:
+        f.write(render(summary))
 
 
 def fmt(x):

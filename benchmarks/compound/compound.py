@@ -31,7 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
-from kernels import LEVELS, fmt, run  # noqa: E402  (shared with the kernel benchmarks)
+from kernels import LEVELS, fmt, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
 
 # name -> source, paper: knobs, configuration space, speedups at <= 3/6/9 %
 SYSTEMS = {
@@ -235,12 +235,7 @@ class System:
                          "seed": self.args.seed, "qos_min": 0.91},
             "wall_time_s": time.perf_counter() - t0,
         }
-        os.makedirs(self.results, exist_ok=True)
-        with open(os.path.join(self.results, "summary.json"), "w") as f:
-            json.dump(summary, f, indent=2)
-            f.write("\n")
-        with open(os.path.join(self.results, "report.md"), "w") as f:
-            f.write(report(summary))
+        write_results(self.results, summary, report)
         return summary
 
 
@@ -346,11 +341,7 @@ def main():
             with open(os.path.join(path, "summary.json")) as f:
                 summary = json.load(f)
             summary["evaluation_within_bound"] = within_bound(summary["deployment"])
-            with open(os.path.join(path, "summary.json"), "w") as f:
-                json.dump(summary, f, indent=2)
-                f.write("\n")
-            with open(os.path.join(path, "report.md"), "w") as f:
-                f.write(report(summary))
+            write_results(path, summary, report)
         return
     if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0:
         p.error("--questions and --max-evals must be at least 1, --time-budget not negative")

@@ -31,6 +31,7 @@
  * The retrieval confidence is the top BM25 score's margin over the fifth,
  * in percent of the top score (0..100): a passage that stands out makes an
  * easy question. */
+#include "../../common/bench.h"
 #include "approx_llm.h"
 
 #include <ctype.h>
@@ -57,12 +58,6 @@ static void die(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   exit(1);
-}
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 /* ---- Input files ------------------------------------------------------ */
@@ -247,21 +242,6 @@ void score_query(const int *qterms, const double *idf, int nq,
 
 static int cmp_posting(const void *a, const void *b) {
   return ((const posting *)a)->term - ((const posting *)b)->term;
-}
-
-/* Top-`k` indices of `score`, best first, ties by index. */
-static void top_k(const double *score, int n, int k, int *out) {
-  int m = 0;
-  for (int i = 0; i < n; i++) {
-    if (m == k && score[i] <= score[out[k - 1]])
-      continue;
-    int j = m < k ? m++ : k - 1;
-    while (j > 0 && score[out[j - 1]] < score[i])
-      out[j] = out[j - 1], j--;
-    out[j] = i;
-  }
-  for (int i = m; i < k; i++)
-    out[i] = -1;
 }
 
 /* ---- Prompt and answer ------------------------------------------------ */
@@ -476,7 +456,7 @@ int main(int argc, char **argv) {
   char *prompt = malloc(1 << 16);
   char answer_text[ANSWER_MAX];
 
-  double t0 = now_s();
+  double t0 = bench_now();
   /* Preprocessing: tokenize and index every passage (title and text). */
   long total = 0;
   char *doc = malloc(1 << 20);
@@ -497,11 +477,11 @@ int main(int argc, char **argv) {
     total += nw;
   }
   double avgdl = (double)total / ndocs;
-  double t_index = now_s() - t0, t_retrieve = 0, t_generate = 0;
+  double t_index = bench_now() - t0, t_retrieve = 0, t_generate = 0;
   long prompt_tokens = 0, gen_tokens = 0;
   int cached = 0;
   for (int q = 0; q < nq; q++) {
-    double tq = now_s();
+    double tq = bench_now();
     const char *question = qlines[q];
     int qt[MAX_QTERMS], n = 0, raw[MAX_QTERMS];
     int nraw = tokenize(question, raw, MAX_QTERMS, 0);
@@ -519,14 +499,14 @@ int main(int argc, char **argv) {
       score[d] = 0;
     score_query(qt, idf, n, docs, ndoc, len, ndocs, avgdl, score, n);
     int top[RANKED];
-    top_k(score, ndocs, RANKED, top);
+    bench_top_k(score, ndocs, RANKED, top);
     double s1 = top[0] >= 0 ? score[top[0]] : 0, s5 = top[RANKED - 1] >= 0 ? score[top[RANKED - 1]] : 0;
     int confidence = s1 > 0 ? (int)(100 * (s1 - s5) / s1) : 0;
     build_prompt(top, question, prompt, 1 << 16, confidence);
-    double tg = now_s();
+    double tg = bench_now();
     t_retrieve += tg - tq;
     int m = answer(prompt, answer_text, ANSWER_MAX, confidence);
-    t_generate += now_s() - tg;
+    t_generate += bench_now() - tg;
     prompt_tokens += last_stats.prompt_tokens;
     gen_tokens += last_stats.generated_tokens;
     cached += last_stats.cached;
@@ -539,7 +519,7 @@ int main(int argc, char **argv) {
               q, confidence, MODEL_FILES[m], last_stats.prompt_tokens,
               last_stats.generated_tokens, top[0], answer_text);
   }
-  double wall = now_s() - t0;
+  double wall = bench_now() - t0;
   double adjust = allm_time_adjustment();
   if (fclose(out) != 0 || (trace && fclose(trace) != 0))
     die("cannot write '%s'", output);
