@@ -35,7 +35,10 @@ config.substitutions.append(
 config.substitutions.append(("%approx_lib", os.path.join(config.approx_obj_root, "lib")))
 config.substitutions.append(("%src_root", config.approx_src_root))
 config.environment.pop("APPROX_LLM_CACHE", None)
-config.environment.pop("APPROX_LLM_THREADS", None)
+# One thread per LLM: lit runs tests in parallel, and llama.cpp's OpenMP
+# threads spinning against each other on an oversubscribed machine are slower
+# by an order of magnitude.
+config.environment["APPROX_LLM_THREADS"] = "1"
 # Tests decide their own configuration.
 config.environment.pop("APPROX_CONFIG", None)
 config.environment.pop("APPROX_INPUT_SET", None)
