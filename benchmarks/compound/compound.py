@@ -121,7 +121,7 @@ class System:
                os.path.join(ROOT, "runtime", "llm", "include"), "--eval", evaluate,
                "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
                "--seed", str(self.args.seed), "--repetitions", "1", "--out", out,
-               "--db", os.path.join(self.work, f"{mode}.db"), "--quiet",
+               "--db", os.path.join(self.work, f"{mode}.db"),
                "--timeout", f"{self.timeout:.0f}"]
         if budget:
             cmd += ["--time-budget", f"{budget:.0f}"]
