@@ -144,6 +144,11 @@ bool tokenize(const allm_model *m, const char *text, bool addBos, std::vector<ll
   return true;
 }
 
+// The context asked for at load time (llama.cpp may round it up).
+int contextSize(const allm_model *m) {
+  return std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
+}
+
 std::string piece(const allm_model *m, llama_token t) {
   char buf[256];
   int n = llama_token_to_piece(m->vocab, t, buf, sizeof buf, 0, false);
@@ -196,8 +201,7 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   std::vector<llama_token> tokens;
   if (!tokenize(m, prompt, p.add_bos, tokens))
     return false;
-  // The context asked for (llama.cpp may round it up).
-  int nCtx = std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
+  int nCtx = contextSize(m);
   if ((int)tokens.size() + p.max_new_tokens > nCtx)
     return fail("prompt of %zu tokens plus %d new tokens exceeds the context of %d tokens",
                 tokens.size(), p.max_new_tokens, nCtx),
@@ -336,33 +340,26 @@ int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *para
   allm_gen_params p = params ? *params : allm_gen_defaults();
   if (p.max_new_tokens < 1)
     return fail("max_new_tokens must be at least 1 (got %d)", p.max_new_tokens);
-  allm_stats s{};
-  std::string text;
+  approx::llm::MemoEntry e{};
+  allm_stats &s = e.stats;
   const char *cacheDir = getenv("APPROX_LLM_CACHE");
-  std::string key;
-  if (cacheDir && *cacheDir) {
-    key = memoKey(m, prompt, p);
-    double start = now();
-    approx::llm::MemoEntry e;
-    if (approx::llm::memoLookup(cacheDir, key, e)) {
-      s = e.stats;
-      s.cached = 1;
-      std::lock_guard<std::mutex> lock(adjustMutex);
-      timeAdjustment += s.prompt_seconds + s.generate_seconds - (now() - start);
-      addStats(m->total, s);
-      if (stats)
-        *stats = s;
-      return copyOut(e.text, out, outSize);
-    }
+  std::string key = cacheDir && *cacheDir ? memoKey(m, prompt, p) : "";
+  double start = now();
+  if (!key.empty() && approx::llm::memoLookup(cacheDir, key, e)) {
+    s.cached = 1;
+    std::lock_guard<std::mutex> lock(adjustMutex);
+    timeAdjustment += s.prompt_seconds + s.generate_seconds - (now() - start);
+  } else {
+    e = approx::llm::MemoEntry{}; // a failed lookup may have filled part of it
+    if (!generate(m, prompt, p, e.text, s))
+      return -1;
+    if (!key.empty())
+      approx::llm::memoStore(cacheDir, key, e);
   }
-  if (!generate(m, prompt, p, text, s))
-    return -1;
-  if (!key.empty())
-    approx::llm::memoStore(cacheDir, key, {text, s});
   addStats(m->total, s);
   if (stats)
     *stats = s;
-  return copyOut(text, out, outSize);
+  return copyOut(e.text, out, outSize);
 }
 
 int allm_count_tokens(allm_model *m, const char *text, int addBos) {
@@ -385,7 +382,7 @@ int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
   std::vector<llama_token> tokens;
   if (!tokenize(m, text, true, tokens))
     return -1;
-  int nCtx = std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
+  int nCtx = contextSize(m);
   if ((int)tokens.size() > nCtx)
     return fail("text of %zu tokens exceeds the context of %d tokens", tokens.size(), nCtx);
   if (tokens.empty())
@@ -427,10 +424,12 @@ int allm_quantize(const char *in, const char *out, const char *type, int nThread
   for (const auto &t : types)
     if (!strcmp(t.name, type))
       ftype = &t.ftype;
-  if (!ftype)
-    return fail("unknown quantization type '%s' (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K_S, "
-                "Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K)",
-                type);
+  if (!ftype) {
+    std::string known;
+    for (const auto &t : types)
+      known += (known.empty() ? "" : ", ") + std::string(t.name);
+    return fail("unknown quantization type '%s' (%s)", type, known.c_str());
+  }
   std::string identity;
   if (!checkModelFile(in, identity))
     return -1;
