@@ -5,8 +5,8 @@
 # with APPROX_INPUT_SET=evaluation, on the evaluation questions, scores its
 # answers with `approx-qos nq-accuracy`, and prints the system's time and its
 # QoS: accuracy relative to the exact system's on the same questions
-# (REFDIR/<set>.accuracy), capped at 1 (answering more questions than the
-# exact system is no loss). The accuracy itself goes to stderr.
+# (REFDIR/<set>.accuracy), capped at 1 (approx-qos nq-accuracy ... EXACT).
+# The accuracy itself goes to stderr.
 qos_tool=$1 data=$2 models=$3 refdir=$4 exe=$5
 case "${APPROX_INPUT_SET:-tuning}" in
 evaluation) set=evaluation ;;
@@ -16,9 +16,8 @@ out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 t=$("$exe" --passages "$data/passages.tsv" --questions "$data/questions-$set.tsv" \
   --models "$models" --output "$out") || exit $?
-acc=$("$qos_tool" nq-accuracy "$out" "$data/questions-$set.tsv") || exit $?
 exact=$(cat "$refdir/$set.accuracy") || exit 1
+acc=$("$qos_tool" nq-accuracy "$out" "$data/questions-$set.tsv") || exit $?
+qos=$("$qos_tool" nq-accuracy "$out" "$data/questions-$set.tsv" "$exact") || exit $?
 echo "evaluate: accuracy $acc (exact $exact)" >&2
-awk -v t="$t" -v a="$acc" -v e="$exact" 'BEGIN {
-  q = e > 0 ? a / e : 1; if (q > 1) q = 1
-  printf "approx-result: time=%.6f qos=%.9f\n", t, q }'
+echo "approx-result: time=$t qos=$qos"

@@ -194,4 +194,8 @@ double answerAccuracy(const std::vector<std::string> &generated,
   return sum / double(generated.size());
 }
 
+double relativeAccuracy(double accuracy, double exactAccuracy) {
+  return exactAccuracy > 0 ? std::min(1.0, accuracy / exactAccuracy) : 1.0;
+}
+
 } // namespace approx::qos

@@ -7,9 +7,11 @@
 //   approx-qos rbo-mean exact.txt approx.txt    one ranking per line (ids
 //                                               separated by blanks): mean RBO
 //   approx-qos contains answer.txt references.txt    one reference per line
-//   approx-qos nq-accuracy answers.txt questions.tsv  one answer per line;
-//                          question<TAB>answer<TAB>... per line: the mean
-//                          answer containment (the compound systems' QA)
+//   approx-qos nq-accuracy answers.txt questions.tsv [EXACT]  one answer per
+//                          line; question<TAB>answer<TAB>... per line: the
+//                          mean answer containment (the compound systems' QA),
+//                          or with EXACT (the exact system's accuracy) the
+//                          accuracy relative to it, capped at 1: their QoS
 //
 // Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
 //
@@ -32,7 +34,7 @@ int usage() {
                "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
                "       approx-qos contains ANSWER REFERENCES\n"
-               "       approx-qos nq-accuracy ANSWERS QUESTIONS\n");
+               "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n");
   return 2;
 }
 
@@ -102,7 +104,17 @@ int report(double v) {
   return 0;
 }
 
-int nqAccuracy(const char *answersPath, const char *questionsPath) {
+int nqAccuracy(const char *answersPath, const char *questionsPath, const char *exact) {
+  double exactAccuracy = 0;
+  if (exact) {
+    char *end = nullptr;
+    exactAccuracy = std::strtod(exact, &end);
+    if (!*exact || *end || exactAccuracy < 0 || exactAccuracy > 1) {
+      std::fprintf(stderr, "approx-qos: error: exact accuracy '%s' is not a number in "
+                   "[0, 1]\n", exact);
+      return 1;
+    }
+  }
   std::vector<std::string> answers, questions;
   if (!readEveryLine(answersPath, answers) || !readEveryLine(questionsPath, questions))
     return 1;
@@ -128,7 +140,8 @@ int nqAccuracy(const char *answersPath, const char *questionsPath) {
     std::fprintf(stderr, "approx-qos: error: %s: no questions\n", questionsPath);
     return 1;
   }
-  return report(approx::qos::answerAccuracy(answers, refs));
+  double accuracy = approx::qos::answerAccuracy(answers, refs);
+  return report(exact ? approx::qos::relativeAccuracy(accuracy, exactAccuracy) : accuracy);
 }
 
 } // namespace
@@ -194,8 +207,8 @@ int main(int argc, char **argv) {
     }
     return report(sum / double(s.size()));
   }
-  if (metric == "nq-accuracy" && argc == 4)
-    return nqAccuracy(argv[2], argv[3]);
+  if (metric == "nq-accuracy" && (argc == 4 || argc == 5))
+    return nqAccuracy(argv[2], argv[3], argc == 5 ? argv[4] : nullptr);
   if (metric == "contains" && argc == 4) {
     std::string answer;
     std::vector<std::string> refs;

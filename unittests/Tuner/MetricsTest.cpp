@@ -94,6 +94,13 @@ TEST(MetricsTest, AnswerContainmentNormalisesAsNQ) {
   EXPECT_EQ(answerContainment("in 1972", {"197"}), 0.0);
 }
 
+TEST(MetricsTest, RelativeAccuracyIsCappedAtOne) {
+  EXPECT_DOUBLE_EQ(relativeAccuracy(0.15, 0.2), 0.75);
+  EXPECT_DOUBLE_EQ(relativeAccuracy(0.25, 0.2), 1.0);
+  EXPECT_DOUBLE_EQ(relativeAccuracy(0.0, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(relativeAccuracy(0.1, 0.0), 1.0);
+}
+
 TEST(MetricsTest, AnswerAccuracyIsTheMeanOverQuestions) {
   EXPECT_DOUBLE_EQ(answerAccuracy({"Paris", "no idea", "1889", "Jane Austen"},
                                   {{"paris"}, {"42"}, {"in 1889", "1889"}, {"Austen"}}),

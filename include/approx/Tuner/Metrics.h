@@ -52,6 +52,11 @@ double answerContainment(const std::string &generated,
 double answerAccuracy(const std::vector<std::string> &generated,
                       const std::vector<std::vector<std::string>> &references);
 
+/// A compound system's QoS: its accuracy relative to the exact system's on
+/// the same questions, capped at 1 (answering more questions than the exact
+/// system is no loss); 1 when the exact system answers none.
+double relativeAccuracy(double accuracy, double exactAccuracy);
+
 } // namespace approx::qos
 
 #endif // APPROX_TUNER_METRICS_H
