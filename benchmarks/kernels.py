@@ -135,7 +135,7 @@ class Kernel:
             best = None
             for p in summary["frontier"]:
                 e = p.get("evaluation", {})
-                if "qos" in e and e["qos"] >= 1 - int(level) / 100 - 1e-12:
+                if "qos" in e and meets_level(e["qos"], level):
                     if best is None or e["speedup"] > best["evaluation"]["speedup"]:
                         best = p
             chosen[level] = best
@@ -218,6 +218,11 @@ class Kernel:
         }
         write_results(self.results, summary, report)
         return summary
+
+
+def meets_level(qos, level):
+    """Whether `qos` is within QoS loss `level` (a percentage, as in LEVELS)."""
+    return qos >= 1 - int(level) / 100 - 1e-12
 
 
 def write_results(path, summary, render):
