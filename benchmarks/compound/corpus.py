@@ -2,7 +2,7 @@
 """Builds the compound systems' passage collection and question splits from
 the real NQ-open and Wikipedia files in ../shared/data (its README's recipe).
 
-  corpus.py [--data DIR] --out DIR [--tuning N] [--tiny N] [--seed S]
+  corpus.py [--data DIR] --out DIR [--tuning N] [--tiny N] [--passages N] [--seed S]
 
 Writes into DIR (each file written to a temporary name and renamed):
   passages.tsv           id <TAB> title <TAB> text, one passage a line
@@ -18,7 +18,9 @@ QED train paragraphs, every SQuAD v1.1 paragraph, the 1,000 FlashRAG DPR
 passages. Passages are deduplicated by normalised text (NFC, collapsed
 whitespace, lower case, NQ tokenisation undone); the longest titled copy is
 kept and gold links are merged. Questions are the NQ-open dev questions with
-at least one gold passage, split by a seeded shuffle.
+at least one gold passage, split by a seeded shuffle. --passages N keeps a
+smaller collection: every gold passage of the split questions, then a seeded
+sample of the others up to N passages (in their original order).
 """
 import argparse
 import gzip
@@ -158,6 +160,16 @@ def build(data, corpus):
     return questions
 
 
+def keep_subset(corpus, questions, n, seed):
+    """Keeps the gold passages of `questions` and a seeded sample of the
+    other passages, `n` in all (at least the gold ones), in corpus order."""
+    gold = {g for q in questions for g in corpus.gold[q]}
+    others = [k for k in corpus.order if k not in gold]
+    random.Random(seed + 1).shuffle(others)
+    keep = gold | set(others[:max(0, n - len(gold))])
+    corpus.order = [k for k in corpus.order if k in keep]
+
+
 def atomic_write(path, lines):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -181,10 +193,13 @@ def main():
     ap.add_argument("--tuning", type=int, default=60,
                     help="tuning questions; the evaluation set is 5x as many (default: %(default)s)")
     ap.add_argument("--tiny", type=int, default=6, help="questions of the test split (default: %(default)s)")
+    ap.add_argument("--passages", type=int, default=0,
+                    help="keep at most N passages: the split questions' gold passages and a "
+                         "seeded sample of the rest (default: all)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    if args.tuning < 1 or args.tiny < 1:
-        ap.error("--tuning and --tiny must be at least 1")
+    if args.tuning < 1 or args.tiny < 1 or args.passages < 0:
+        ap.error("--tuning and --tiny must be at least 1, --passages not negative")
     for name in INPUTS:
         if not os.path.isfile(os.path.join(args.data, name)):
             sys.exit(f"corpus.py: error: {os.path.join(args.data, name)}: missing input file")
@@ -201,6 +216,9 @@ def main():
     splits = {"tiny": covered[:args.tiny],
               "tuning": covered[args.tiny:args.tiny + args.tuning],
               "evaluation": covered[args.tiny + args.tuning:need]}
+    if args.passages:
+        keep_subset(corpus, [k for keys in splits.values() for k in keys], args.passages,
+                    args.seed)
     os.makedirs(args.out, exist_ok=True)
     ids = {key: i for i, key in enumerate(corpus.order)}
     atomic_write(os.path.join(args.out, "passages.tsv"),
@@ -210,9 +228,10 @@ def main():
         atomic_write(os.path.join(args.out, f"questions-{split}.tsv"),
                      ("\t".join([questions[k][0], *questions[k][1]]) for k in keys))
     atomic_write(os.path.join(args.out, "gold.tsv"),
-                 ("\t".join([questions[k][0], *(str(ids[g]) for g in sorted(corpus.gold[k], key=ids.get))])
-                  for k in covered))
-    words = sum(len(t.split()) for _, t in corpus.passages.values())
+                 ("\t".join([questions[k][0], *(str(ids[g]) for g in sorted(
+                     (g for g in corpus.gold[k] if g in ids), key=ids.get))])
+                  for k in covered if any(g in ids for g in corpus.gold[k])))
+    words = sum(len(corpus.passages[k][1].split()) for k in corpus.order)
     meta = {"passages": len(corpus.order), "words": words, "covered_questions": len(covered),
             "splits": {s: len(k) for s, k in splits.items()}, "seed": args.seed,
             "inputs": {name: sha256(os.path.join(args.data, name)) for name in INPUTS}}

@@ -2,7 +2,8 @@
 //
 //   approx-llm generate MODEL PROMPT [options]   continuation of PROMPT
 //   approx-llm count MODEL TEXT                  tokens of TEXT (with BOS)
-//   approx-llm embed MODEL TEXT                  dimension and first values
+//   approx-llm embed MODEL TEXT                  dimension and the embedding
+//   approx-llm embed-file MODEL IN OUT           embeddings of IN's lines (float32)
 //   approx-llm quantize IN OUT TYPE              lower-precision copy
 //   approx-llm bench MODEL [options]             prompt and generation tokens/s
 //
@@ -13,6 +14,7 @@
 #include "approx_llm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +30,8 @@ const char *usageText =
     "                  [--temperature T] [--seed S] [--grammar-file F] [--ctx N] [--threads N]\n"
     "                  [--kv f16|q8_0|f32] [--stats]\n"
     "       approx-llm count MODEL TEXT\n"
-    "       approx-llm embed MODEL TEXT [--ctx N] [--threads N]\n"
+    "       approx-llm embed MODEL TEXT [--ctx N] [--truncate] [--threads N]\n"
+    "       approx-llm embed-file MODEL IN OUT [--ctx N] [--truncate] [--threads N]\n"
     "       approx-llm quantize IN OUT TYPE [--threads N]\n"
     "       approx-llm bench MODEL [--prompt-tokens N] [--gen-tokens N] [--repetitions R]\n"
     "                  [--ctx N] [--threads N] [--kv f16|q8_0|f32]\n"
@@ -36,6 +39,11 @@ const char *usageText =
     "generate: greedy unless --temperature > 0 (then sampled with --seed); PROMPT is the\n"
     "  text, or a file with --prompt-file; --stats prints tokens and tokens/s on stderr.\n"
     "  Defaults: --max-tokens 32, --ctx 2048, every core (APPROX_LLM_THREADS), --kv f16.\n"
+    "embed: prints the dimension, then the mean-pooled, L2-normalised embedding.\n"
+    "  --truncate: a text longer than --ctx tokens keeps its first ones and its end\n"
+    "  token (as sentence-transformers does); without it, that is an error.\n"
+    "embed-file: one text per line of IN; OUT gets one row of float32 (little-endian)\n"
+    "  per line, written to OUT.tmp and renamed when complete; progress on stderr.\n"
     "quantize: TYPE is a llama.cpp file type (Q4_0, Q8_0, Q2_K, Q3_K_M, Q4_K_M, ...).\n"
     "bench: median prompt-processing and generation tokens/s over --repetitions runs\n"
     "  (defaults 256 prompt tokens, 64 generated tokens, 3 repetitions).\n";
@@ -110,6 +118,8 @@ Options parse(int argc, char **argv) {
                                      : (usage("--kv takes f16, q8_0 or f32"), ALLM_KV_F16);
     } else if (a == "--prompt-file")
       o.promptFile = true;
+    else if (a == "--truncate")
+      o.load.truncate = 1;
     else if (a == "--stats")
       o.stats = true;
     else if (a == "--prompt-tokens")
@@ -191,6 +201,68 @@ int embed(Options &o) {
   return 0;
 }
 
+int embedFile(Options &o) {
+  if (o.positional.size() != 3)
+    usage("embed-file takes MODEL, IN and OUT");
+  const std::string &inPath = o.positional[1], &outPath = o.positional[2];
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(inPath, std::ios::binary);
+    if (!in)
+      die("cannot read '" + inPath + "'");
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    if (in.bad())
+      die("cannot read '" + inPath + "'");
+  }
+  for (size_t i = 0; i < lines.size(); i++)
+    if (lines[i].find_first_not_of(" \t\r") == std::string::npos)
+      die(inPath + ":" + std::to_string(i + 1) + ": empty line (one text per line)");
+  o.load.embeddings = 1;
+  allm_model *m = load(o.positional[0], o.load);
+  size_t dim = (size_t)allm_n_embd(m);
+  std::string tmp = outPath + ".tmp";
+  FILE *out = fopen(tmp.c_str(), "wb");
+  if (!out)
+    die("cannot write '" + tmp + "'");
+  const size_t chunk = 256;
+  std::vector<float> rows(chunk * dim);
+  std::vector<const char *> texts;
+  auto start = std::chrono::steady_clock::now();
+  double shown = 0;
+  for (size_t at = 0; at < lines.size(); at += chunk) {
+    size_t n = std::min(chunk, lines.size() - at);
+    texts.clear();
+    for (size_t i = 0; i < n; i++)
+      texts.push_back(lines[at + i].c_str());
+    if (allm_embed_batch(m, texts.data(), (int)n, rows.data(), rows.size()) < 0) {
+      fclose(out);
+      remove(tmp.c_str());
+      die(inPath + ": lines " + std::to_string(at + 1) + "-" + std::to_string(at + n) + ": " +
+          allm_last_error());
+    }
+    if (fwrite(rows.data(), sizeof(float) * dim, n, out) != n) {
+      fclose(out);
+      remove(tmp.c_str());
+      die("cannot write '" + tmp + "'");
+    }
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    size_t done = at + n;
+    if (s - shown >= 2 || done == lines.size()) {
+      shown = s;
+      double rate = done / std::max(s, 1e-9);
+      fprintf(stderr, "embed-file: %zu/%zu texts, %.0f texts/s, %.0f s left\n", done,
+              lines.size(), rate, (lines.size() - done) / std::max(rate, 1e-9));
+    }
+  }
+  if (fclose(out) != 0 || rename(tmp.c_str(), outPath.c_str()) != 0) {
+    remove(tmp.c_str());
+    die("cannot write '" + outPath + "'");
+  }
+  allm_free(m);
+  return 0;
+}
+
 int quantize(Options &o) {
   if (o.positional.size() != 3)
     usage("quantize takes IN, OUT and TYPE");
@@ -249,6 +321,8 @@ int main(int argc, char **argv) {
     return count(o);
   if (cmd == "embed")
     return embed(o);
+  if (cmd == "embed-file")
+    return embedFile(o);
   if (cmd == "quantize")
     return quantize(o);
   if (cmd == "bench")

@@ -224,6 +224,50 @@ TEST(EngineLoadTest, EmbeddingsAreNormalisedAndDeterministic) {
   allm_free(m);
 }
 
+TEST(EngineLoadTest, BatchedEmbeddingsEqualSingleOnesAndTruncateOnlyWhenAsked) {
+  allm_load_params lp = allm_load_defaults();
+  lp.embeddings = 1;
+  lp.n_ctx = 32;
+  std::string path = modelsDir() + "/all-minilm-l6-v2.gguf";
+  allm_model *strict = allm_load(path.c_str(), &lp);
+  lp.truncate = 1;
+  allm_model *m = allm_load(path.c_str(), &lp);
+  ASSERT_NE(m, nullptr) << allm_last_error();
+  ASSERT_NE(strict, nullptr) << allm_last_error();
+  int dim = allm_n_embd(m);
+  ASSERT_EQ(dim, 384);
+  std::string longText;
+  for (int i = 0; i < 20; i++)
+    longText += "the quick brown fox jumps over the lazy dog ";
+  // More texts than one batch holds (64 texts), of different lengths.
+  std::vector<std::string> texts;
+  for (int i = 0; i < 70; i++)
+    texts.push_back(i % 7 == 3 ? longText : "sentence number " + std::to_string(i * 37));
+  std::vector<const char *> ptrs;
+  for (auto &t : texts)
+    ptrs.push_back(t.c_str());
+  std::vector<float> batch(texts.size() * dim), one(dim);
+  ASSERT_EQ(allm_embed_batch(m, ptrs.data(), (int)ptrs.size(), batch.data(), batch.size()),
+            (int)texts.size())
+      << allm_last_error();
+  for (size_t i = 0; i < texts.size(); i++) {
+    ASSERT_EQ(allm_embed(m, ptrs[i], one.data(), dim), dim);
+    double dot = 0;
+    for (int j = 0; j < dim; j++)
+      dot += one[j] * batch[i * dim + j];
+    EXPECT_NEAR(dot, 1.0, 1e-5) << "text " << i;
+  }
+  // Without truncate, the long text is an error naming it.
+  EXPECT_EQ(allm_embed_batch(strict, ptrs.data(), 5, batch.data(), batch.size()), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("text 3"), std::string::npos);
+  EXPECT_EQ(allm_embed_batch(m, ptrs.data(), 5, batch.data(), 4 * dim), -1); // too small
+  const char *withNull[] = {"fine", nullptr};
+  EXPECT_EQ(allm_embed_batch(m, withNull, 2, batch.data(), batch.size()), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("text 1 is null"), std::string::npos);
+  allm_free(m);
+  allm_free(strict);
+}
+
 class MemoTest : public EngineTest {};
 
 TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {

@@ -32,87 +32,21 @@
  * in percent of the top score (0..100): a passage that stands out makes an
  * easy question. */
 #include "../../common/bench.h"
-#include "approx_llm.h"
+#include "../common/rag.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-enum { RANKED = 5, MAX_QTERMS = 32, HASH = 1 << 21, ANSWER_MAX = 1024 };
+enum { RANKED = 5, MAX_QTERMS = 32, HASH = 1 << 21 };
 static const double K1 = 1.5, B = 0.75;
 
 typedef struct {
   int term;
   float tf;
 } posting;
-
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "rag_bm25: error: ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(1);
-}
-
-/* ---- Input files ------------------------------------------------------ */
-
-static char *read_all(const char *path, long *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    die("cannot read '%s'", path);
-  fseek(f, 0, SEEK_END);
-  *len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc(*len + 1);
-  if (!buf || fread(buf, 1, *len, f) != (size_t)*len)
-    die("cannot read '%s'", path);
-  buf[*len] = 0;
-  fclose(f);
-  return buf;
-}
-
-/* Splits `buf` into lines and each line into tab-separated fields (in
- * place). Returns the number of lines; fields[i] points at line i's first
- * field, nfields[i] counts them. */
-static int split_tsv(char *buf, long len, char ***lines, int **nfields) {
-  int cap = 1024, n = 0;
-  *lines = malloc(sizeof(char *) * cap);
-  *nfields = malloc(sizeof(int) * cap);
-  char *p = buf;
-  while (p < buf + len) {
-    char *end = strchr(p, '\n');
-    if (!end)
-      end = buf + len;
-    *end = 0;
-    if (n == cap) {
-      cap *= 2;
-      *lines = realloc(*lines, sizeof(char *) * cap);
-      *nfields = realloc(*nfields, sizeof(int) * cap);
-    }
-    int f = 1;
-    for (char *q = p; *q; q++)
-      if (*q == '\t') {
-        *q = 0;
-        f++;
-      }
-    (*lines)[n] = p;
-    (*nfields)[n++] = f;
-    p = end + 1;
-  }
-  return n;
-}
-
-static const char *nth_field(const char *line, int i) {
-  while (i-- > 0)
-    line += strlen(line) + 1;
-  return line;
-}
 
 /* ---- BM25 ------------------------------------------------------------- */
 
@@ -246,50 +180,11 @@ static int cmp_posting(const void *a, const void *b) {
 
 /* ---- Prompt and answer ------------------------------------------------ */
 
-static const char *const *ptitle, *const *ptext;
-
-static const char FEW_SHOT[] =
-    "Answer each question with a short answer (a few words) taken from its passages.\n\n"
-    "Passages:\n[1] The Eiffel Tower: The Eiffel Tower is a wrought-iron lattice tower on "
-    "the Champ de Mars in Paris, France. It was completed in 1889.\n"
-    "Question: when was the eiffel tower completed\nAnswer: 1889\n\n"
-    "Passages:\n[1] Pride and Prejudice: Pride and Prejudice is an 1813 novel of manners "
-    "written by Jane Austen.\n"
-    "Question: who wrote pride and prejudice\nAnswer: Jane Austen\n\n";
-
 // @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3]
 int passage_words(void) { return 120; }
 int approx_passage_words_1(void) { return 80; }
 int approx_passage_words_2(void) { return 50; }
 int approx_passage_words_3(void) { return 30; }
-
-/* Appends the first passage_words() words of passage `id` as
- * "[i] title: text". */
-static int append_passage(char *buf, int at, int cap, int i, int id) {
-  at += snprintf(buf + at, cap - at, "[%d] %s: ", i, ptitle[id]);
-  const char *t = ptext[id];
-  int words = 0, limit = passage_words();
-  while (*t && words < limit && at < cap - 2) {
-    while (*t == ' ')
-      t++;
-    while (*t && *t != ' ' && at < cap - 2)
-      buf[at++] = *t++;
-    buf[at++] = ' ';
-    words++;
-  }
-  buf[at - 1] = '\n';
-  buf[at] = 0;
-  return at;
-}
-
-static int prompt_with(int npass, const int *top, const char *question, char *buf,
-                       int cap) {
-  int at = snprintf(buf, cap, "%sPassages:\n", FEW_SHOT);
-  for (int i = 0; i < npass && top[i] >= 0; i++)
-    at = append_passage(buf, at, cap, i + 1, top[i]);
-  at += snprintf(buf + at, cap - at, "Question: %s\nAnswer:", question);
-  return at;
-}
 
 // @approx:decision_tree {
 //   transform_type: func_substitute
@@ -323,27 +218,6 @@ int approx_answer_tokens_1(void) { return 12; }
 int approx_answer_tokens_2(void) { return 8; }
 int approx_answer_tokens_3(void) { return 5; }
 
-/* The QA models, exact first (file names in the models folder). */
-enum { NMODELS = 5 };
-static const char *const MODEL_FILES[NMODELS] = {
-    "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "gemma-3-270m-q3_k_m.gguf",
-    "gemma-3-270m-q2_k.gguf", "smollm2-135m-instruct-q4_1.gguf"};
-static allm_model *models[NMODELS];
-static int model_uses[NMODELS];
-static allm_stats last_stats;
-
-static int generate_with(int m, const char *prompt, char *out, int cap) {
-  static const char *const stop[] = {"\n", "Question:"};
-  allm_gen_params g = allm_gen_defaults();
-  g.max_new_tokens = answer_tokens();
-  g.stop = stop;
-  g.n_stop = 2;
-  model_uses[m]++;
-  if (allm_generate(models[m], prompt, &g, out, cap, &last_stats) < 0)
-    die("generation failed: %s", allm_last_error());
-  return m;
-}
-
 // @approx:decision_tree {
 //   transform_type: func_substitute
 //   state_indices: [-1]
@@ -371,78 +245,20 @@ int approx_answer_4(const char *prompt, char *out, int cap, int confidence) {
 
 /* ---- Driver ------------------------------------------------------------ */
 
-static void usage(void) {
-  fprintf(stderr, "usage: rag_bm25 --passages FILE --questions FILE --models DIR "
-                  "--output FILE [--trace FILE]\n");
-  exit(2);
-}
-
 int main(int argc, char **argv) {
-  const char *passages_path = 0, *questions_path = 0, *models_dir = 0, *output = 0,
-             *trace_path = 0;
-  for (int i = 1; i < argc; i++) {
-    const char **slot = !strcmp(argv[i], "--passages")    ? &passages_path
-                        : !strcmp(argv[i], "--questions") ? &questions_path
-                        : !strcmp(argv[i], "--models")    ? &models_dir
-                        : !strcmp(argv[i], "--output")    ? &output
-                        : !strcmp(argv[i], "--trace")     ? &trace_path
-                                                          : 0;
-    if (!slot || i + 1 >= argc)
-      usage();
-    *slot = argv[++i];
-  }
-  if (!passages_path || !questions_path || !models_dir || !output)
-    usage();
-
-  /* Passages: id, title, text. */
-  long plen, qlen;
-  char *pbuf = read_all(passages_path, &plen), **plines;
-  int *pfields;
-  int ndocs = split_tsv(pbuf, plen, &plines, &pfields);
-  char **titles = malloc(sizeof(char *) * ndocs), **texts = malloc(sizeof(char *) * ndocs);
-  for (int d = 0; d < ndocs; d++) {
-    if (pfields[d] != 3 || !*nth_field(plines[d], 2)) {
-      fprintf(stderr, "%s:%d: error: expected 'id<TAB>title<TAB>text', got %d field(s)\n",
-              passages_path, d + 1, pfields[d]);
-      return 1;
-    }
-    titles[d] = (char *)nth_field(plines[d], 1);
-    texts[d] = (char *)nth_field(plines[d], 2);
-  }
-  if (ndocs < RANKED) {
-    fprintf(stderr, "%s: error: %d passages, at least %d needed\n", passages_path, ndocs,
-            RANKED);
-    return 1;
-  }
-  ptitle = (const char *const *)titles;
-  ptext = (const char *const *)texts;
-  /* Questions: question, answers (the answers are for the scorer). */
-  char *qbuf = read_all(questions_path, &qlen), **qlines;
-  int *qfields;
-  int nq = split_tsv(qbuf, qlen, &qlines, &qfields);
-  for (int q = 0; q < nq; q++)
-    if (qfields[q] < 2 || !*qlines[q]) {
-      fprintf(stderr, "%s:%d: error: expected 'question<TAB>answer...', got %s\n",
-              questions_path, q + 1, *qlines[q] ? "no answer" : "an empty question");
-      return 1;
-    }
-  if (nq == 0) {
-    fprintf(stderr, "%s: error: no questions\n", questions_path);
-    return 1;
-  }
-  /* Models, loaded before the clock starts. */
-  for (int m = 0; m < NMODELS; m++) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", models_dir, MODEL_FILES[m]);
-    allm_load_params lp = allm_load_defaults();
-    lp.n_ctx = 2048;
-    if (!(models[m] = allm_load(path, &lp)))
-      die("%s", allm_last_error());
-  }
-  FILE *out = fopen(output, "w");
-  FILE *trace = trace_path ? fopen(trace_path, "w") : 0;
-  if (!out || (trace_path && !trace))
-    die("cannot write '%s'", !out ? output : trace_path);
+  rag_program = "rag_bm25";
+  rag_args args = rag_parse_args(argc, argv,
+                                 "rag_bm25 --passages FILE --questions FILE --models DIR "
+                                 "--output FILE [--trace FILE]",
+                                 0);
+  int ndocs = rag_read_passages(args.passages, RANKED);
+  char **qlines;
+  int nq = rag_read_questions(args.questions, &qlines);
+  rag_load_models(args.models); /* before the clock starts */
+  FILE *out = fopen(args.output, "w");
+  FILE *trace = args.trace ? fopen(args.trace, "w") : 0;
+  if (!out || (args.trace && !trace))
+    die("cannot write '%s'", !out ? args.output : args.trace);
 
   hkey = calloc(HASH, sizeof(char *));
   hid = calloc(HASH, sizeof(int));
@@ -454,14 +270,14 @@ int main(int argc, char **argv) {
   int *ndoc = malloc(sizeof(int) * ndocs), *len = malloc(sizeof(int) * ndocs);
   double *score = malloc(sizeof(double) * ndocs);
   char *prompt = malloc(1 << 16);
-  char answer_text[ANSWER_MAX];
+  char answer_text[RAG_ANSWER_MAX];
 
   double t0 = bench_now();
   /* Preprocessing: tokenize and index every passage (title and text). */
   long total = 0;
   char *doc = malloc(1 << 20);
   for (int d = 0; d < ndocs; d++) {
-    snprintf(doc, 1 << 20, "%s %s", titles[d], texts[d]);
+    snprintf(doc, 1 << 20, "%s %s", ptitle[d], ptext[d]);
     int nw = tokenize(doc, terms, maxw, 1);
     int nt = index_doc(terms, nw, scratch, touched, nw);
     docs[d] = malloc(sizeof(posting) * (nt ? nt : 1));
@@ -478,8 +294,6 @@ int main(int argc, char **argv) {
   }
   double avgdl = (double)total / ndocs;
   double t_index = bench_now() - t0, t_retrieve = 0, t_generate = 0;
-  long prompt_tokens = 0, gen_tokens = 0;
-  int cached = 0;
   for (int q = 0; q < nq; q++) {
     double tq = bench_now();
     const char *question = qlines[q];
@@ -505,35 +319,15 @@ int main(int argc, char **argv) {
     build_prompt(top, question, prompt, 1 << 16, confidence);
     double tg = bench_now();
     t_retrieve += tg - tq;
-    int m = answer(prompt, answer_text, ANSWER_MAX, confidence);
+    int m = answer(prompt, answer_text, RAG_ANSWER_MAX, confidence);
     t_generate += bench_now() - tg;
-    prompt_tokens += last_stats.prompt_tokens;
-    gen_tokens += last_stats.generated_tokens;
-    cached += last_stats.cached;
-    for (char *c = answer_text; *c; c++)
-      if (*c == '\n' || *c == '\r' || *c == '\t')
-        *c = ' ';
-    fprintf(out, "%s\n", answer_text);
-    if (trace)
-      fprintf(trace, "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\ttop=%d\t%s\n",
-              q, confidence, MODEL_FILES[m], last_stats.prompt_tokens,
-              last_stats.generated_tokens, top[0], answer_text);
+    rag_record(out, trace, q, confidence, m, top[0], 0, answer_text);
   }
   double wall = bench_now() - t0;
-  double adjust = allm_time_adjustment();
-  if (fclose(out) != 0 || (trace && fclose(trace) != 0))
-    die("cannot write '%s'", output);
   fprintf(stderr,
           "rag_bm25: %d questions, %d passages; index %.3f s, retrieval %.3f s, generation "
-          "%.3f s (replayed %+.3f s, %d of %d memoised); prompt tokens %ld, generated %ld; "
-          "models",
-          nq, ndocs, t_index, t_retrieve, t_generate, adjust, cached, nq, prompt_tokens,
-          gen_tokens);
-  for (int m = 0; m < NMODELS; m++)
-    fprintf(stderr, " %s=%d", MODEL_FILES[m], model_uses[m]);
-  fputc('\n', stderr);
-  printf("%.6f\n", wall + adjust);
-  for (int m = 0; m < NMODELS; m++)
-    allm_free(models[m]);
+          "%.3f s",
+          nq, ndocs, t_index, t_retrieve, t_generate);
+  rag_finish(out, trace, &args, nq, wall);
   return 0;
 }

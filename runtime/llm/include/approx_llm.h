@@ -51,6 +51,9 @@ typedef struct {
   int n_threads; /* 0: APPROX_LLM_THREADS, else every core */
   allm_kv_type kv_type;
   int embeddings; /* 1: load for allm_embed (mean pooling unless the model says otherwise) */
+  int truncate;   /* embeddings: 1 = a text longer than n_ctx tokens keeps its first
+                     n_ctx - 1 tokens and its last one (the end token), as
+                     sentence-transformers truncates; 0 (default) = an error */
 } allm_load_params;
 
 typedef struct {
@@ -95,6 +98,12 @@ int allm_count_tokens(allm_model *model, const char *text, int add_bos);
  * Returns the dimension or -1. */
 int allm_n_embd(const allm_model *model);
 int allm_embed(allm_model *model, const char *text, float *out, int out_len);
+
+/* Embeddings of `n` texts into `out` (n rows of allm_n_embd floats; `out_len`
+ * floats in all), several texts to a batch: the same vectors as allm_embed
+ * on each, faster. Returns n or -1 (naming the text that failed). */
+int allm_embed_batch(allm_model *model, const char *const *texts, int n, float *out,
+                     size_t out_len);
 
 /* Writes a lower-precision copy of the GGUF model `in` to `out` with
  * llama_model_quantize (requantizing allowed); `type` is a llama.cpp file

@@ -144,6 +144,10 @@ bool tokenize(const allm_model *m, const char *text, bool addBos, std::vector<ll
   return true;
 }
 
+// Embedding batches: at most this many tokens and texts per llama_encode.
+constexpr int kEmbedBatchTokens = 512;
+constexpr int kEmbedBatchTexts = 64;
+
 // The context asked for at load time (llama.cpp may round it up).
 int contextSize(const allm_model *m) {
   return std::min((int)llama_n_ctx(m->ctx), m->params.n_ctx);
@@ -265,6 +269,7 @@ allm_load_params allm_load_defaults(void) {
   p.n_threads = 0;
   p.kv_type = ALLM_KV_F16;
   p.embeddings = 0;
+  p.truncate = 0;
   return p;
 }
 
@@ -304,8 +309,13 @@ allm_model *allm_load(const char *path, const allm_load_params *params) {
   cp.type_k = cp.type_v = kvType(p.kv_type);
   cp.no_perf = true;
   if (p.embeddings) {
+    // Several texts to a batch (allm_embed_batch), one sequence each; an
+    // encoder needs the whole batch in one micro-batch.
     cp.embeddings = true;
     cp.pooling_type = LLAMA_POOLING_TYPE_MEAN;
+    cp.n_ctx = cp.n_batch = cp.n_ubatch = std::max<uint32_t>(p.n_ctx, kEmbedBatchTokens);
+    cp.n_seq_max = kEmbedBatchTexts;
+    cp.kv_unified = true;
   }
   llama_context *ctx = llama_init_from_model(model, cp);
   if (!ctx) {
@@ -374,37 +384,95 @@ int allm_n_embd(const allm_model *m) { return m ? llama_model_n_embd(m->model) :
 int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
   if (!m || !text || !out)
     return fail("allm_embed: null model, text or output");
+  int dim = m->model ? llama_model_n_embd(m->model) : 0;
+  if (outLen < dim)
+    return fail("embedding output holds %d floats, the model gives %d", outLen, dim);
+  return allm_embed_batch(m, &text, 1, out, (size_t)outLen) < 0 ? -1 : dim;
+}
+
+int allm_embed_batch(allm_model *m, const char *const *texts, int n, float *out,
+                     size_t outLen) {
+  if (!m || (!texts && n > 0) || (!out && n > 0) || n < 0)
+    return fail("allm_embed_batch: null model, texts or output");
   if (!m->params.embeddings)
     return fail("model '%s' was not loaded for embeddings (embeddings = 1)", m->path.c_str());
   int dim = llama_model_n_embd(m->model);
-  if (outLen < dim)
-    return fail("embedding output holds %d floats, the model gives %d", outLen, dim);
-  std::vector<llama_token> tokens;
-  if (!tokenize(m, text, true, tokens))
-    return -1;
-  int nCtx = contextSize(m);
-  if ((int)tokens.size() > nCtx)
-    return fail("text of %zu tokens exceeds the context of %d tokens", tokens.size(), nCtx);
-  if (tokens.empty())
-    return fail("empty text");
-  llama_memory_t mem = llama_get_memory(m->ctx);
-  if (mem)
-    llama_memory_clear(mem, true);
-  int rc = llama_model_has_encoder(m->model) && !llama_model_has_decoder(m->model)
-               ? llama_encode(m->ctx, llama_batch_get_one(tokens.data(), (int)tokens.size()))
-               : llama_decode(m->ctx, llama_batch_get_one(tokens.data(), (int)tokens.size()));
-  if (rc != 0)
-    return fail("embedding failed (%d): %s", rc, llamaError().c_str());
-  const float *e = llama_get_embeddings_seq(m->ctx, 0);
-  if (!e)
-    return fail("the model gave no pooled embedding");
-  double norm = 0;
-  for (int i = 0; i < dim; i++)
-    norm += (double)e[i] * e[i];
-  float scale = norm > 0 ? (float)(1 / std::sqrt(norm)) : 0.f;
-  for (int i = 0; i < dim; i++)
-    out[i] = e[i] * scale;
-  return dim;
+  if (outLen < (size_t)n * dim)
+    return fail("embedding output holds %zu floats, %d texts of %d need %zu", outLen, n, dim,
+                (size_t)n * dim);
+  int nCtx = contextSize(m), capacity = (int)llama_n_batch(m->ctx);
+  llama_batch batch = llama_batch_init(capacity, 0, 1);
+  std::vector<std::vector<llama_token>> pending; // texts of the batch being filled
+  int first = 0, filled = 0;                     // index of pending[0]; tokens in the batch
+  // Runs the batch and copies its texts' pooled, L2-normalised embeddings.
+  auto flush = [&]() -> bool {
+    if (pending.empty())
+      return true;
+    batch.n_tokens = 0;
+    for (size_t s = 0; s < pending.size(); s++)
+      for (size_t i = 0; i < pending[s].size(); i++) {
+        int k = batch.n_tokens++;
+        batch.token[k] = pending[s][i];
+        batch.pos[k] = (llama_pos)i;
+        batch.n_seq_id[k] = 1;
+        batch.seq_id[k][0] = (llama_seq_id)s;
+        batch.logits[k] = 1;
+      }
+    if (llama_memory_t mem = llama_get_memory(m->ctx))
+      llama_memory_clear(mem, true);
+    int rc = llama_model_has_encoder(m->model) && !llama_model_has_decoder(m->model)
+                 ? llama_encode(m->ctx, batch)
+                 : llama_decode(m->ctx, batch);
+    if (rc != 0)
+      return fail("embedding failed (%d): %s", rc, llamaError().c_str()), false;
+    for (size_t s = 0; s < pending.size(); s++) {
+      const float *e = llama_get_embeddings_seq(m->ctx, (llama_seq_id)s);
+      if (!e)
+        return fail("the model gave no pooled embedding"), false;
+      double norm = 0;
+      for (int i = 0; i < dim; i++)
+        norm += (double)e[i] * e[i];
+      float scale = norm > 0 ? (float)(1 / std::sqrt(norm)) : 0.f;
+      float *row = out + (size_t)(first + s) * dim;
+      for (int i = 0; i < dim; i++)
+        row[i] = e[i] * scale;
+    }
+    first += (int)pending.size();
+    pending.clear();
+    filled = 0;
+    return true;
+  };
+  // The tokens of text t, truncated as the load parameters say; false on error.
+  auto tokensOf = [&](int t, std::vector<llama_token> &tokens) -> bool {
+    if (!texts[t])
+      return fail("text %d is null", t), false;
+    if (!tokenize(m, texts[t], true, tokens))
+      return false;
+    if (tokens.empty())
+      return fail("text %d is empty", t), false;
+    if ((int)tokens.size() > nCtx) {
+      if (!m->params.truncate)
+        return fail("text %d (%zu tokens) exceeds the context of %d tokens", t, tokens.size(),
+                    nCtx),
+               false;
+      llama_token last = tokens.back();
+      tokens.resize(nCtx - 1);
+      tokens.push_back(last);
+    }
+    return true;
+  };
+  bool ok = true;
+  for (int t = 0; t < n && ok; t++) {
+    std::vector<llama_token> tokens;
+    ok = tokensOf(t, tokens);
+    if (ok && (filled + (int)tokens.size() > capacity || (int)pending.size() == kEmbedBatchTexts))
+      ok = flush();
+    filled += (int)tokens.size();
+    pending.push_back(std::move(tokens));
+  }
+  ok = ok && flush();
+  llama_batch_free(batch);
+  return ok ? n : -1;
 }
 
 int allm_quantize(const char *in, const char *out, const char *type, int nThreads) {

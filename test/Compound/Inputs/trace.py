@@ -2,8 +2,13 @@
 """Reads the --trace files of the compound systems for the lit tests.
 
   trace.py tokens TRACE                 total prompt tokens
-  trace.py fewer TRACE_A TRACE_B        'fewer: yes' if every question of B has
-                                        fewer prompt tokens than in A
+  trace.py fewer TRACE_A TRACE_B [FIELD]
+                                        'fewer: yes' if every question of B has
+                                        a smaller FIELD (default prompt_tokens)
+                                        than in A
+  trace.py gold TRACE QUESTIONS GOLD    'gold passage at the top: k of n' (the
+                                        top passage is one of the question's
+                                        gold passages, gold.tsv)
   trace.py route TRACE T LOW HIGH       checks model selection by state: model
                                         HIGH where confidence >= T, else LOW
 """
@@ -24,9 +29,18 @@ if cmd == "tokens":
     print("prompt tokens:", sum(int(r["prompt_tokens"]) for r in read(sys.argv[2])))
 elif cmd == "fewer":
     a, b = read(sys.argv[2]), read(sys.argv[3])
-    ok = len(a) == len(b) and all(int(y["prompt_tokens"]) < int(x["prompt_tokens"])
-                                  for x, y in zip(a, b))
+    key = sys.argv[4] if len(sys.argv) > 4 else "prompt_tokens"
+    ok = len(a) == len(b) and all(int(y[key]) < int(x[key]) for x, y in zip(a, b))
     print("fewer:", "yes" if ok else "no")
+elif cmd == "gold":
+    rows = read(sys.argv[2])
+    questions = [l.split("\t")[0] for l in open(sys.argv[3], encoding="utf-8")]
+    gold = {}
+    for line in open(sys.argv[4], encoding="utf-8"):
+        q, *ids = line.rstrip("\n").split("\t")
+        gold[q] = set(ids)
+    hits = sum(r["top"] in gold.get(q, ()) for r, q in zip(rows, questions))
+    print(f"gold passage at the top: {hits} of {len(rows)}")
 elif cmd == "route":
     t, low, high = int(sys.argv[3]), sys.argv[4], sys.argv[5]
     rows = read(sys.argv[2])

@@ -1,0 +1,297 @@
+/* What the LLM + RAG systems share (header only, plain C): reading the
+ * passages and questions, the few-shot QA prompt, the QA models and their
+ * generation call, the answers file and the end-of-run summary.
+ *
+ * The including program defines its knob functions (approx-cc reads
+ * annotations from the main source file only) and calls these helpers:
+ *   int passage_words(void);  words kept of each passage in the prompt
+ *   int answer_tokens(void);  maximum new tokens of an answer
+ * and sets `rag_program` (the name in messages) before anything else. */
+#ifndef APPROX_RAG_H
+#define APPROX_RAG_H
+
+#include "approx_llm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int passage_words(void);
+int answer_tokens(void);
+
+static const char *rag_program = "rag";
+
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", rag_program);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+/* ---- Command line ------------------------------------------------------- */
+
+typedef struct {
+  const char *passages, *questions, *models, *output, *trace, *embeddings;
+} rag_args;
+
+/* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE],
+ * and --embeddings FILE where `with_embeddings`; anything else prints
+ * `usage` and exits with status 2. */
+static rag_args rag_parse_args(int argc, char **argv, const char *usage, int with_embeddings) {
+  rag_args a = {0, 0, 0, 0, 0, 0};
+  for (int i = 1; i < argc; i++) {
+    const char **slot = !strcmp(argv[i], "--passages")    ? &a.passages
+                        : !strcmp(argv[i], "--questions") ? &a.questions
+                        : !strcmp(argv[i], "--models")    ? &a.models
+                        : !strcmp(argv[i], "--output")    ? &a.output
+                        : !strcmp(argv[i], "--trace")     ? &a.trace
+                        : !strcmp(argv[i], "--embeddings") && with_embeddings ? &a.embeddings
+                                                                               : 0;
+    if (!slot || i + 1 >= argc) {
+      fprintf(stderr, "usage: %s\n", usage);
+      exit(2);
+    }
+    *slot = argv[++i];
+  }
+  if (!a.passages || !a.questions || !a.models || !a.output ||
+      (with_embeddings && !a.embeddings)) {
+    fprintf(stderr, "usage: %s\n", usage);
+    exit(2);
+  }
+  return a;
+}
+
+/* ---- Input files ------------------------------------------------------ */
+
+static char *read_all(const char *path, long *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    die("cannot read '%s'", path);
+  fseek(f, 0, SEEK_END);
+  *len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc(*len + 1);
+  if (!buf || fread(buf, 1, *len, f) != (size_t)*len)
+    die("cannot read '%s'", path);
+  buf[*len] = 0;
+  fclose(f);
+  return buf;
+}
+
+/* Splits `buf` into lines and each line into tab-separated fields (in
+ * place). Returns the number of lines; (*lines)[i] points at line i's first
+ * field, (*nfields)[i] counts them. */
+static int split_tsv(char *buf, long len, char ***lines, int **nfields) {
+  int cap = 1024, n = 0;
+  *lines = malloc(sizeof(char *) * cap);
+  *nfields = malloc(sizeof(int) * cap);
+  char *p = buf;
+  while (p < buf + len) {
+    char *end = strchr(p, '\n');
+    if (!end)
+      end = buf + len;
+    *end = 0;
+    if (n == cap) {
+      cap *= 2;
+      *lines = realloc(*lines, sizeof(char *) * cap);
+      *nfields = realloc(*nfields, sizeof(int) * cap);
+    }
+    int f = 1;
+    for (char *q = p; *q; q++)
+      if (*q == '\t') {
+        *q = 0;
+        f++;
+      }
+    (*lines)[n] = p;
+    (*nfields)[n++] = f;
+    p = end + 1;
+  }
+  return n;
+}
+
+static const char *nth_field(const char *line, int i) {
+  while (i-- > 0)
+    line += strlen(line) + 1;
+  return line;
+}
+
+/* The passages (id, title, text), at least `min` of them. */
+static const char *const *ptitle, *const *ptext;
+
+static int rag_read_passages(const char *path, int min) {
+  long len;
+  char *buf = read_all(path, &len), **lines;
+  int *fields;
+  int n = split_tsv(buf, len, &lines, &fields);
+  char **titles = malloc(sizeof(char *) * (n ? n : 1)),
+       **texts = malloc(sizeof(char *) * (n ? n : 1));
+  for (int d = 0; d < n; d++) {
+    if (fields[d] != 3 || !*nth_field(lines[d], 2)) {
+      fprintf(stderr, "%s:%d: error: expected 'id<TAB>title<TAB>text', got %d field(s)\n", path,
+              d + 1, fields[d]);
+      exit(1);
+    }
+    titles[d] = (char *)nth_field(lines[d], 1);
+    texts[d] = (char *)nth_field(lines[d], 2);
+  }
+  if (n < min) {
+    fprintf(stderr, "%s: error: %d passages, at least %d needed\n", path, n, min);
+    exit(1);
+  }
+  ptitle = (const char *const *)titles;
+  ptext = (const char *const *)texts;
+  return n;
+}
+
+/* The questions (question, answers...; the answers are for the scorer):
+ * (*questions)[i] is question i's text. */
+static int rag_read_questions(const char *path, char ***questions) {
+  long len;
+  char *buf = read_all(path, &len);
+  int *fields;
+  int n = split_tsv(buf, len, questions, &fields);
+  for (int q = 0; q < n; q++)
+    if (fields[q] < 2 || !*(*questions)[q]) {
+      fprintf(stderr, "%s:%d: error: expected 'question<TAB>answer...', got %s\n", path, q + 1,
+              *(*questions)[q] ? "no answer" : "an empty question");
+      exit(1);
+    }
+  if (n == 0) {
+    fprintf(stderr, "%s: error: no questions\n", path);
+    exit(1);
+  }
+  return n;
+}
+
+/* ---- Prompt ------------------------------------------------------------ */
+
+static const char RAG_FEW_SHOT[] =
+    "Answer each question with a short answer (a few words) taken from its passages.\n\n"
+    "Passages:\n[1] The Eiffel Tower: The Eiffel Tower is a wrought-iron lattice tower on "
+    "the Champ de Mars in Paris, France. It was completed in 1889.\n"
+    "Question: when was the eiffel tower completed\nAnswer: 1889\n\n"
+    "Passages:\n[1] Pride and Prejudice: Pride and Prejudice is an 1813 novel of manners "
+    "written by Jane Austen.\n"
+    "Question: who wrote pride and prejudice\nAnswer: Jane Austen\n\n";
+
+/* Appends the first passage_words() words of passage `id` as
+ * "[i] title: text". */
+static int append_passage(char *buf, int at, int cap, int i, int id) {
+  at += snprintf(buf + at, cap - at, "[%d] %s: ", i, ptitle[id]);
+  const char *t = ptext[id];
+  int words = 0, limit = passage_words();
+  while (*t && words < limit && at < cap - 2) {
+    while (*t == ' ')
+      t++;
+    while (*t && *t != ' ' && at < cap - 2)
+      buf[at++] = *t++;
+    buf[at++] = ' ';
+    words++;
+  }
+  buf[at - 1] = '\n';
+  buf[at] = 0;
+  return at;
+}
+
+/* The few-shot prompt with the first `npass` passages of `top` (ids, -1
+ * ends the list early). */
+static int prompt_with(int npass, const int *top, const char *question, char *buf, int cap) {
+  int at = snprintf(buf, cap, "%sPassages:\n", RAG_FEW_SHOT);
+  for (int i = 0; i < npass && top[i] >= 0; i++)
+    at = append_passage(buf, at, cap, i + 1, top[i]);
+  at += snprintf(buf + at, cap - at, "Question: %s\nAnswer:", question);
+  return at;
+}
+
+/* ---- QA models ---------------------------------------------------------- */
+
+/* The QA models, exact first (file names in the models folder). */
+enum { RAG_NMODELS = 5, RAG_ANSWER_MAX = 1024 };
+static const char *const RAG_MODEL_FILES[RAG_NMODELS] = {
+    "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "gemma-3-270m-q3_k_m.gguf",
+    "gemma-3-270m-q2_k.gguf", "smollm2-135m-instruct-q4_1.gguf"};
+static allm_model *rag_models[RAG_NMODELS];
+static int rag_model_uses[RAG_NMODELS];
+static allm_stats rag_last_stats;
+
+/* Loads a model of the models folder (before the clock starts). */
+static allm_model *rag_load_model(const char *dir, const char *file, int embeddings) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  allm_load_params lp = allm_load_defaults();
+  lp.n_ctx = embeddings ? 256 : 2048;
+  lp.embeddings = embeddings;
+  lp.truncate = embeddings;
+  allm_model *m = allm_load(path, &lp);
+  if (!m)
+    die("%s", allm_last_error());
+  return m;
+}
+
+static void rag_load_models(const char *dir) {
+  for (int m = 0; m < RAG_NMODELS; m++)
+    rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
+}
+
+/* Answers `prompt` with QA model `m` (greedy, stops at the end of the
+ * line), at most answer_tokens() tokens. Returns m. */
+static int generate_with(int m, const char *prompt, char *out, int cap) {
+  static const char *const stop[] = {"\n", "Question:"};
+  allm_gen_params g = allm_gen_defaults();
+  g.max_new_tokens = answer_tokens();
+  g.stop = stop;
+  g.n_stop = 2;
+  rag_model_uses[m]++;
+  if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
+    die("generation failed: %s", allm_last_error());
+  return m;
+}
+
+/* ---- Output -------------------------------------------------------------- */
+
+/* Token counts and memoised calls of the run so far. */
+static long rag_prompt_tokens, rag_generated_tokens;
+static int rag_cached;
+
+/* Records question q's answer (by model m, the last generation): the answer
+ * as one line of the answers file, the counts, and where `trace` is open a
+ * trace line (state, model, tokens, top passage, `extra` fields, answer). */
+static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
+                       const char *extra, char *answer) {
+  rag_prompt_tokens += rag_last_stats.prompt_tokens;
+  rag_generated_tokens += rag_last_stats.generated_tokens;
+  rag_cached += rag_last_stats.cached;
+  for (char *c = answer; *c; c++)
+    if (*c == '\n' || *c == '\r' || *c == '\t')
+      *c = ' ';
+  fprintf(out, "%s\n", answer);
+  if (trace)
+    fprintf(trace, "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\ttop=%d%s%s\t%s\n",
+            q, state, RAG_MODEL_FILES[m], rag_last_stats.prompt_tokens,
+            rag_last_stats.generated_tokens, top, extra ? "\t" : "", extra ? extra : "", answer);
+}
+
+/* Closes the output files; the end of the summary line on stderr (tokens,
+ * model use) and the time on stdout: `wall` plus the memoised calls'
+ * replayed time. */
+static void rag_finish(FILE *out, FILE *trace, const rag_args *a, int nq, double wall) {
+  if (fclose(out) != 0)
+    die("cannot write '%s'", a->output);
+  if (trace && fclose(trace) != 0)
+    die("cannot write '%s'", a->trace);
+  fprintf(stderr,
+          " (replayed %+.3f s, %d of %d memoised); prompt tokens %ld, generated %ld; models",
+          allm_time_adjustment(), rag_cached, nq, rag_prompt_tokens, rag_generated_tokens);
+  for (int m = 0; m < RAG_NMODELS; m++)
+    fprintf(stderr, " %s=%d", RAG_MODEL_FILES[m], rag_model_uses[m]);
+  fputc('\n', stderr);
+  printf("%.6f\n", wall + allm_time_adjustment());
+  for (int m = 0; m < RAG_NMODELS; m++)
+    allm_free(rag_models[m]);
+}
+
+#endif
