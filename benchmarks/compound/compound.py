@@ -15,7 +15,11 @@ the same run (before and after: the baseline is their mean). Writes
 benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
 dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 
-usage: compound.py [SYSTEM ...] [--questions N] [--time-budget S]
+Systems: rag_bm25 (LLM + RAG with bm25 retrieval) and rag_kb (LLM + RAG with
+dense retrieval: the passages embedded once per corpus by embed_corpus.py
+with all-MiniLM-L6-v2, cached in the corpus folder).
+
+usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--memo DIR] [--results DIR] [--report]
 """
 import argparse
@@ -33,11 +37,16 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
 
-# name -> source, paper: knobs, configuration space, speedups at <= 3/6/9 %
+# name -> source, whether it reads the passage embeddings, and the paper's
+# knobs, configuration space and speedups at <= 3/6/9 % (Table 2, Fig. 7)
 SYSTEMS = {
-    "rag_bm25": ("rag_bm25/rag_bm25.c", 4, 9.6e8,
+    "rag_bm25": ("rag_bm25/rag_bm25.c", False, 4, 9.6e8,
                  {"dynamic": [1.00, 1.23, 1.57], "static": [1.00, 1.00, 1.00]}),
+    "rag_kb": ("rag_kb/rag_kb.c", True, 4, 1.8e7,
+               {"dynamic": [2.64, 2.64, 3.04], "static": [1.69, 1.93, 2.27]}),
 }
+EMBEDDING_MODEL = "all-minilm-l6-v2"
+PAPER_PASSAGES = 90011
 MODELS_USED = ["gemma-3-270m-q4_k_m", "gemma-3-270m-q4_0", "gemma-3-270m-q3_k_m",
                "gemma-3-270m-q2_k", "smollm2-135m-instruct-q4_1"]
 
@@ -47,18 +56,30 @@ def log(msg):
 
 
 def env_paths():
-    """APPROX_MODELS and APPROX_CACHE_DIR as scripts/paths.sh sets them."""
+    """APPROX_MODELS, APPROX_CACHE_DIR and APPROX_VENV as scripts/paths.sh
+    sets them."""
     out = subprocess.run(["bash", "-c", f"source {ROOT}/scripts/paths.sh && "
-                          "echo $APPROX_MODELS && echo $APPROX_CACHE_DIR"],
+                          "echo $APPROX_MODELS && echo $APPROX_CACHE_DIR && echo $APPROX_VENV"],
                          check=True, capture_output=True, text=True).stdout.split("\n")
-    return out[0], out[1]
+    return out[0], out[1], out[2]
+
+
+def count_knobs(src):
+    with open(src, encoding="utf-8") as f:
+        return sum(line.lstrip().startswith("// @approx:") for line in f)
 
 
 class System:
     def __init__(self, name, args, tools, work):
         self.name = name
-        src, self.paper_knobs, self.paper_space, self.paper = SYSTEMS[name]
+        src, embeddings, self.paper_knobs, self.paper_space, self.paper = SYSTEMS[name]
         self.src = os.path.join(HERE, src)
+        # The system's own arguments besides the passages, questions, models
+        # and output.
+        self.extra = (["--embeddings", os.path.join(args.data, "passages.emb")]
+                      if embeddings else [])
+        if embeddings:
+            embed_corpus(args)
         self.args, self.tools = args, tools
         self.work = os.path.join(work, name)
         self.refdir = os.path.join(self.work, "ref")
@@ -89,7 +110,8 @@ class System:
         questions = os.path.join(self.args.data, f"questions-{split}.tsv")
         r = subprocess.run([exe, "--passages", os.path.join(self.args.data, "passages.tsv"),
                             "--questions", questions, "--models", self.args.models,
-                            "--output", out], capture_output=True, text=True, env=env)
+                            "--output", out, *self.extra], capture_output=True, text=True,
+                           env=env)
         if r.returncode != 0:
             sys.exit(f"compound.py: {exe} failed:\n{r.stderr}")
         score = [self.tools["approx-qos"], "nq-accuracy", out, questions]
@@ -125,7 +147,8 @@ class System:
         out = os.path.join(self.results, mode)
         shutil.rmtree(out, ignore_errors=True)
         evaluate = " ".join([os.path.join(HERE, "evaluate.sh"), self.tools["approx-qos"],
-                             self.args.data, self.args.models, self.refdir, self.exe("table")])
+                             self.args.data, self.args.models, self.refdir, self.exe("table"),
+                             *self.extra])
         cmd = [self.tools["approx-tune"], "--space", self.src, "-I",
                os.path.join(ROOT, "runtime", "llm", "include"), "--eval", evaluate,
                "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
@@ -216,6 +239,8 @@ class System:
         summary = {
             "system": self.name,
             "questions": {"tuning": self.args.questions, "evaluation": 5 * self.args.questions},
+            "passages": self.args.passage_count,
+            "knobs": count_knobs(self.src),
             "exact_accuracy": self.exact_accuracy,
             "exact_time_s": {"evaluation": self.exact_eval_times, "baseline": base},
             "exact_run": self.exact_run,
@@ -259,9 +284,15 @@ def within_bound(deployment):
 
 
 def time_split(run_line):
-    """Index, retrieval and generation seconds from a system's summary line."""
-    words = run_line.replace(",", "").split()
-    return {k: float(words[words.index(k) + 1]) for k in ("index", "retrieval", "generation")}
+    """The phases' seconds from a system's summary line ("...; index 1.2 s,
+    retrieval 0.3 s, generation 50.1 s (replayed ...")."""
+    phases = run_line.split(";")[1].split("(")[0]
+    out = {}
+    for part in phases.split(","):
+        words = part.split()
+        if len(words) == 3 and words[2] == "s":
+            out[words[0]] = float(words[1])
+    return out
 
 
 def report(s):
@@ -311,10 +342,11 @@ def report(s):
         f"{k} {v:.1f} s ({100 * v / total:.1f} %)" for k, v in split.items()) + ".",
               "", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", "",
               "Our setup against the paper's: Gemma 3 270M (and SmolLM2-135M) on a 2-core CPU "
-              "instead of Gemma 3 1B/4B on a GPU; 34,923 passages instead of 90,011; "
-              f"{s['questions']['tuning']} tuning and {s['questions']['evaluation']} evaluation "
-              f"questions; {s['tuning_time_s'] / 60:.0f} minutes of tuning instead of 12 hours; "
-              "7 knobs instead of 4.", ""]
+              f"instead of Gemma 3 1B/4B on a GPU; {s['passages']:,} passages instead of "
+              f"{PAPER_PASSAGES:,}; {s['questions']['tuning']} tuning and "
+              f"{s['questions']['evaluation']} evaluation questions; "
+              f"{s['tuning_time_s'] / 60:.0f} minutes of tuning instead of 12 hours; "
+              f"{s['knobs']} knobs instead of {s['paper']['knobs']}.", ""]
     for m in ("dynamic", "static"):
         lines += [f"## {m.capitalize()} frontier (tuning set)", "",
                   "| QoS loss | speedup |", "|---|---|"]
@@ -324,12 +356,25 @@ def report(s):
     return "\n".join(lines)
 
 
+def embed_corpus(args):
+    """The corpus's passage embeddings (embed_corpus.py; cached in the corpus
+    folder, so a second run returns at once)."""
+    log(f"passage embeddings ({EMBEDDING_MODEL}; computed once per corpus)")
+    subprocess.run([os.path.join(args.venv, "bin", "python"), os.path.join(HERE, "embed_corpus.py"),
+                    "--data", args.data, "--model",
+                    os.path.join(args.models, EMBEDDING_MODEL + ".gguf"),
+                    "--approx-llm", os.path.join(args.build, "bin", "approx-llm")], check=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("systems", nargs="*", metavar="SYSTEM",
                    help="any of " + ", ".join(SYSTEMS) + " (default: all)")
     p.add_argument("--questions", type=int, default=50,
                    help="tuning questions; the evaluation set is 5x as many (default 50)")
+    p.add_argument("--passages", type=int, default=0,
+                   help="a smaller passage collection: the questions' gold passages and a "
+                        "seeded sample of the rest, N in all (default: all 34,923)")
     p.add_argument("--max-evals", type=int, default=200)
     p.add_argument("--time-budget", type=float, default=1800,
                    help="tuning seconds per system: a third static, the rest dynamic "
@@ -349,8 +394,9 @@ def main():
             summary["evaluation_within_bound"] = within_bound(summary["deployment"])
             write_results(path, summary, report)
         return
-    if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0:
-        p.error("--questions and --max-evals must be at least 1, --time-budget not negative")
+    if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0 or args.passages < 0:
+        p.error("--questions and --max-evals must be at least 1, --time-budget and --passages "
+                "not negative")
     for s in args.systems:
         if s not in SYSTEMS:
             p.error(f"unknown system '{s}' (choose from {', '.join(SYSTEMS)})")
@@ -362,16 +408,20 @@ def main():
     for t, path in tools.items():
         if not os.access(path, os.X_OK):
             sys.exit(f"compound.py: error: {t} not found at {path} (run scripts/build.sh)")
-    args.models, cache = env_paths()
-    for m in MODELS_USED:
+    args.models, cache, args.venv = env_paths()
+    for m in MODELS_USED + [EMBEDDING_MODEL]:
         if not os.path.isfile(os.path.join(args.models, m + ".gguf")):
             sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
                      "(run scripts/setup.sh and scripts/models.sh)")
-    args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}")
+    args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}"
+                             + (f"-p{args.passages}" if args.passages else ""))
     if not os.path.isfile(os.path.join(args.data, "corpus.json")):
         log(f"building the corpus and question splits into {args.data}")
         subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
-                        "--tuning", str(args.questions), "--seed", str(args.seed)], check=True)
+                        "--tuning", str(args.questions), "--seed", str(args.seed),
+                        "--passages", str(args.passages)], check=True)
+    with open(os.path.join(args.data, "corpus.json")) as f:
+        args.passage_count = json.load(f)["passages"]
     work = tempfile.mkdtemp(prefix="approx-compound-")
     args.memo = os.path.abspath(args.memo) if args.memo else os.path.join(work, "memo")
     try:

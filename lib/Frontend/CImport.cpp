@@ -27,6 +27,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -43,15 +44,18 @@ struct SourceLoop {
 };
 
 struct SourceFunction {
+  std::string file; // as the source manager names it
   unsigned line;
   std::string sourceName, linkName;
   std::vector<SourceLoop> loops;
 };
 
-/// What the AST says about the main file.
+/// What the AST says about the program's own files: the main file and the
+/// headers it includes that are not system headers.
 struct SourceIndex {
-  std::vector<SourceFunction> functions;        // definitions in the file
+  std::vector<SourceFunction> functions;        // definitions in those files
   std::map<std::string, std::string> linkNames; // source name -> symbol
+  std::vector<std::string> files;               // main file first, then headers
 };
 
 class IndexBuilder : public clang::ASTConsumer {
@@ -106,15 +110,33 @@ private:
     }
   }
 
+  /// The file of a user (non-system) location, recorded in the index; empty
+  /// for system headers and built-ins.
+  std::string userFile(clang::SourceLocation loc) {
+    clang::SourceLocation at = sm->getExpansionLoc(loc);
+    if (at.isInvalid() || sm->isInSystemHeader(at))
+      return "";
+    std::string file = sm->getFilename(at).str();
+    if (file.empty())
+      return "";
+    if (sm->isInMainFile(at)) {
+      if (index.files.empty() || index.files.front() != file)
+        index.files.insert(index.files.begin(), file);
+    } else if (std::find(index.files.begin(), index.files.end(), file) == index.files.end()) {
+      index.files.push_back(file);
+    }
+    return file;
+  }
+
   void function(clang::FunctionDecl *fd) {
     if (fd->isDependentContext() || !fd->getDeclName().isIdentifier())
       return;
     std::string name = fd->getNameAsString();
     index.linkNames.emplace(name, linkName(fd));
-    if (!fd->doesThisDeclarationHaveABody() ||
-        !sm->isInMainFile(sm->getExpansionLoc(fd->getBeginLoc())))
+    std::string file = userFile(fd->getBeginLoc());
+    if (!fd->doesThisDeclarationHaveABody() || file.empty())
       return;
-    SourceFunction f{lineOf(fd->getBeginLoc()), name, linkName(fd), {}};
+    SourceFunction f{file, lineOf(fd->getBeginLoc()), name, linkName(fd), {}};
     std::vector<int64_t> path;
     int64_t counter = 0;
     collectLoops(fd->getBody(), path, counter, f.loops);
@@ -307,6 +329,8 @@ private:
     const SourceFunction *fn = nullptr;
     const SourceLoop *loop = nullptr;
     for (const SourceFunction &f : index.functions) {
+      if (f.file != path)
+        continue;
       if (f.line == targetLine) {
         fn = &f;
         break;
@@ -456,14 +480,25 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
 
   if (!options.annotate)
     return module;
-  auto text = llvm::MemoryBuffer::getFile(path);
-  if (!text) {
-    emitError(UnknownLoc::get(&ctx))
-        << "cannot read '" << path << "': " << text.getError().message();
-    return nullptr;
+  // The main file's annotations, then those of the program's own headers
+  // (a header's annotations apply to its own functions and loops).
+  std::vector<std::string> files = index.files;
+  if (files.empty() || files.front() != path)
+    files.insert(files.begin(), path.str());
+  bool ok = true;
+  for (const std::string &file : files) {
+    auto text = llvm::MemoryBuffer::getFile(file);
+    if (!text) {
+      emitError(UnknownLoc::get(&ctx))
+          << "cannot read '" << file << "': " << text.getError().message();
+      return nullptr;
+    }
+    if (file != files.front() && !(*text)->getBuffer().contains("@approx"))
+      continue;
+    Annotator annotator(*module, file, index);
+    ok &= succeeded(annotator.run((*text)->getBuffer()));
   }
-  Annotator annotator(*module, path, index);
-  if (failed(annotator.run((*text)->getBuffer())))
+  if (!ok)
     return nullptr;
   // Annotation errors (lengths, order, bounds, signatures) are reported at
   // the comment, before any pass sees the module.

@@ -268,6 +268,25 @@ TEST(EngineLoadTest, BatchedEmbeddingsEqualSingleOnesAndTruncateOnlyWhenAsked) {
   allm_free(strict);
 }
 
+TEST_F(EngineTest, FirstTokenProbabilityIsAmongTheTokensTheGrammarAllows) {
+  allm_stats free{}, yesNo{}, forced{};
+  generate("Is Paris the capital of France? Answer yes or no:", 2, &free);
+  generate("Is Paris the capital of France? Answer yes or no:", 2, &yesNo,
+           "root ::= \" yes\" | \" no\"");
+  generate("Is Paris the capital of France? Answer yes or no:", 2, &forced,
+           "root ::= \"zebra\"");
+  EXPECT_GT(free.first_token_prob, 0);
+  EXPECT_LE(free.first_token_prob, 1);
+  // The mass is renormalised over the tokens that can start " yes" or " no".
+  EXPECT_LE(yesNo.first_token_prob, 1);
+  EXPECT_GT(yesNo.first_token_prob, free.first_token_prob);
+  // One allowed answer: its possible first tokens ("z", "ze", ..., "zebra")
+  // hold all the mass, whatever the model thinks of zebras; the greedy one
+  // nearly all of it.
+  EXPECT_GT(forced.first_token_prob, 0.9);
+  EXPECT_LE(forced.first_token_prob, 1);
+}
+
 class MemoTest : public EngineTest {};
 
 TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {
@@ -286,6 +305,7 @@ TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {
   EXPECT_EQ(second.generated_tokens, first.generated_tokens);
   EXPECT_DOUBLE_EQ(second.prompt_seconds + second.generate_seconds,
                    first.prompt_seconds + first.generate_seconds);
+  EXPECT_DOUBLE_EQ(second.first_token_prob, first.first_token_prob);
   // The replayed call cost less than it is charged: the difference is added.
   EXPECT_GT(allm_time_adjustment() - before, 0);
   EXPECT_LE(allm_time_adjustment() - before, first.prompt_seconds + first.generate_seconds);

@@ -18,7 +18,7 @@
  * line per question (state, model, tokens, top passage, passages scored,
  * answer).
  *
- * Knobs (approx-cc annotations):
+ * Knobs (approx-cc annotations; the first two in common/kb_retrieval.h):
  *  - parse_row:      reduced-precision parsing of the embeddings (3 or 2
  *                    fraction digits of 6);
  *  - score_topic:    document skipping: score every k-th passage of a
@@ -35,87 +35,11 @@
  *  - answer_tokens:  maximum new tokens: 24 (exact), 12, 8 or 5.
  * The similarity score is the top passage's cosine similarity to the
  * question in percent (0..100): a close passage makes an easy question. */
-#include "../../common/bench.h"
-#include "../../common/number.h"
 #include "../common/rag.h"
+#include "../common/kb_retrieval.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { DIM = 384, MAX_TOPICS = 1024, RANKED = 5 };
+enum { RANKED = 5 };
 static const char EMBEDDING_MODEL[] = "all-minilm-l6-v2.gguf";
-
-/* ---- The kb kernel ------------------------------------------------------ */
-
-// @approx:static_transform transform_type=func_substitute callee=parse_number knob_val=0 decision_values=[0, 1, 2]
-const char *parse_row(const char *s, int *topic, float *out) {
-  *topic = (int)strtol(s, (char **)&s, 10);
-  for (int j = 0; j < DIM; j++) {
-    while (*s == ' ')
-      s++;
-    const char *at = s;
-    out[j] = (float)parse_number(s, &s);
-    if (s == at)
-      return 0; /* not a number: a short or malformed row */
-  }
-  return s;
-}
-
-static float dot(const float *a, const float *b) {
-  float s = 0;
-  for (int j = 0; j < DIM; j++)
-    s += a[j] * b[j];
-  return s;
-}
-
-// @approx:decision_tree {
-//   transform_type: loop_perforate
-//   state_indices: [-1]
-//   thresholds: [4, 16]
-//   thresholds_lower: [1, 2]
-//   thresholds_upper: [32, 63]
-//   decisions: [0, 0, 0]
-//   decision_values: [0, 2, 4, 8, 16]
-// }
-void score_topic(const float *q, const float *emb, const int *members,
-                 int count, double *score, int rank) {
-  for (int i = 0; i < count; i++) {
-    int d = members[i];
-    score[d] = dot(q, emb + (long)d * DIM);
-  }
-}
-
-/* Parses the embeddings file (one row per passage, each ending in a
- * newline; a malformed row is a located error) into `emb` and `topic`; returns the number of topics. */
-static int read_embeddings(const char *path, int ndocs, float *emb, int *topic) {
-  long len;
-  char *buf = read_all(path, &len);
-  const char *s = buf;
-  int ntopics = 0;
-  for (int d = 0; d < ndocs; d++) {
-    if (s >= buf + len) {
-      fprintf(stderr, "%s: error: %d rows, the passages file has %d passages\n", path, d, ndocs);
-      exit(1);
-    }
-    const char *end = parse_row(s, &topic[d], emb + (long)d * DIM);
-    if (!end || *end != '\n' || topic[d] < 0 || topic[d] >= MAX_TOPICS) {
-      fprintf(stderr, "%s:%d: error: expected a topic in [0, %d) and %d numbers\n", path, d + 1,
-              MAX_TOPICS, DIM);
-      exit(1);
-    }
-    if (topic[d] >= ntopics)
-      ntopics = topic[d] + 1;
-    s = end + 1;
-  }
-  if (s < buf + len) {
-    fprintf(stderr, "%s:%d: error: more rows than the %d passages\n", path, ndocs + 1, ndocs);
-    exit(1);
-  }
-  free(buf);
-  return ntopics;
-}
 
 /* ---- Prompt and answer ------------------------------------------------ */
 
@@ -204,35 +128,13 @@ int main(int argc, char **argv) {
   if (!out || (args.trace && !trace))
     die("cannot write '%s'", !out ? args.output : args.trace);
 
-  float *emb = malloc(sizeof(float) * (long)ndocs * DIM);
-  int *topic = malloc(sizeof(int) * ndocs), *members = malloc(sizeof(int) * ndocs);
-  double *score = malloc(sizeof(double) * ndocs);
   char *prompt = malloc(1 << 16);
   char answer_text[RAG_ANSWER_MAX];
   float qv[DIM];
 
   double t0 = bench_now();
-  /* Preprocessing: parse the embeddings, group the passages by topic,
-   * topic centroids. */
-  int ntopics = read_embeddings(args.embeddings, ndocs, emb, topic);
-  int *count = calloc(ntopics, sizeof(int)), *first = malloc(sizeof(int) * (ntopics + 1)),
-      *rank = malloc(sizeof(int) * ntopics);
-  float *centroid = calloc((long)ntopics * DIM, sizeof(float)), *cnorm = malloc(sizeof(float) * ntopics);
-  double *csim = malloc(sizeof(double) * ntopics);
-  for (int d = 0; d < ndocs; d++)
-    count[topic[d]]++;
-  first[0] = 0;
-  for (int t = 0; t < ntopics; t++)
-    first[t + 1] = first[t] + count[t];
-  memset(count, 0, sizeof(int) * ntopics);
-  for (int d = 0; d < ndocs; d++) {
-    int t = topic[d];
-    members[first[t] + count[t]++] = d;
-    for (int j = 0; j < DIM; j++)
-      centroid[(long)t * DIM + j] += emb[(long)d * DIM + j];
-  }
-  for (int t = 0; t < ntopics; t++)
-    cnorm[t] = sqrtf(dot(centroid + (long)t * DIM, centroid + (long)t * DIM));
+  /* Preprocessing: parse the embeddings, group the passages by topic. */
+  kb_index index = kb_build(args.embeddings, ndocs);
   double t_parse = bench_now() - t0, t_embed = 0, t_retrieve = 0, t_generate = 0;
 
   for (int q = 0; q < nq; q++) {
@@ -242,25 +144,8 @@ int main(int argc, char **argv) {
       die("%s:%d: cannot embed the question: %s", args.questions, q + 1, allm_last_error());
     double tr = bench_now();
     t_embed += tr - te;
-    /* Topics by their centroid's similarity to the question (rank 0 = closest). */
-    for (int t = 0; t < ntopics; t++)
-      csim[t] = cnorm[t] > 0 ? dot(qv, centroid + (long)t * DIM) / cnorm[t] : -2;
-    for (int t = 0; t < ntopics; t++) {
-      rank[t] = 0;
-      for (int u = 0; u < ntopics; u++)
-        rank[t] += csim[u] > csim[t] || (csim[u] == csim[t] && u < t);
-    }
-    for (int d = 0; d < ndocs; d++)
-      score[d] = -2;
-    for (int t = 0; t < ntopics; t++)
-      score_topic(qv, emb, members + first[t], first[t + 1] - first[t], score, rank[t]);
-    int top[RANKED], scored = 0;
-    bench_top_k(score, ndocs, RANKED, top);
-    for (int d = 0; d < ndocs; d++)
-      scored += score[d] > -2;
-    /* Embeddings are unit vectors: the score is the cosine similarity. */
-    double best = top[0] >= 0 ? score[top[0]] : 0;
-    int similarity = best <= 0 ? 0 : best >= 1 ? 100 : (int)(100 * best);
+    int top[RANKED], scored;
+    int similarity = kb_search(&index, qv, RANKED, top, &scored);
     build_prompt(top, question, prompt, 1 << 16, similarity);
     double tg = bench_now();
     t_retrieve += tg - tr;
@@ -274,7 +159,7 @@ int main(int argc, char **argv) {
   fprintf(stderr,
           "rag_kb: %d questions, %d passages, %d topics; parse %.3f s, embed %.3f s, retrieval "
           "%.3f s, generation %.3f s",
-          nq, ndocs, ntopics, t_parse, t_embed, t_retrieve, t_generate);
+          nq, ndocs, index.ntopics, t_parse, t_embed, t_retrieve, t_generate);
   rag_finish(out, trace, &args, nq, wall);
   allm_free(embedder);
   return 0;

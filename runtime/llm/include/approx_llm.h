@@ -72,6 +72,9 @@ typedef struct {
   double prompt_seconds;   /* prompt processing */
   double generate_seconds; /* token generation */
   int cached;              /* 1: replayed from APPROX_LLM_CACHE */
+  double first_token_prob; /* the first generated token's probability: softmax of
+                              the model's logits over the tokens the grammar
+                              allows (all tokens without a grammar); 0 if none */
 } allm_stats;
 
 allm_load_params allm_load_defaults(void);

@@ -200,6 +200,30 @@ int copyOut(const std::string &text, char *out, size_t outSize) {
 }
 
 // The real generation; fills `text` and `s`.
+// The next token's probabilities: softmax of the last logits over the tokens
+// `grammar` allows (applying a grammar sampler does not advance it).
+std::vector<double> tokenProbabilities(allm_model *m, llama_sampler *grammar) {
+  const float *logits = llama_get_logits_ith(m->ctx, -1);
+  int n = llama_vocab_n_tokens(m->vocab);
+  std::vector<llama_token_data> cand(n);
+  for (int j = 0; j < n; j++)
+    cand[j] = {j, logits[j], 0.f};
+  llama_token_data_array arr{cand.data(), cand.size(), -1, false};
+  if (grammar)
+    llama_sampler_apply(grammar, &arr);
+  double top = -INFINITY, sum = 0;
+  for (size_t j = 0; j < arr.size; j++)
+    if (std::isfinite(arr.data[j].logit))
+      top = std::max(top, (double)arr.data[j].logit);
+  std::vector<double> probs(n, 0.0);
+  for (size_t j = 0; j < arr.size; j++)
+    if (std::isfinite(arr.data[j].logit))
+      sum += probs[arr.data[j].id] = std::exp(arr.data[j].logit - top);
+  for (double &x : probs)
+    x = sum > 0 ? x / sum : 0;
+  return probs;
+}
+
 bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::string &text,
               allm_stats &s) {
   std::vector<llama_token> tokens;
@@ -213,13 +237,14 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   if (tokens.empty())
     return fail("empty prompt"), false;
   llama_sampler *chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
+  llama_sampler *grammar = nullptr; // owned by the chain
   if (p.grammar && *p.grammar) {
-    llama_sampler *g = llama_sampler_init_grammar(m->vocab, p.grammar, "root");
-    if (!g) {
+    grammar = llama_sampler_init_grammar(m->vocab, p.grammar, "root");
+    if (!grammar) {
       llama_sampler_free(chain);
       return fail("invalid grammar: %s", llamaError().c_str()), false;
     }
-    llama_sampler_chain_add(chain, g);
+    llama_sampler_chain_add(chain, grammar);
   }
   if (p.temperature > 0) {
     llama_sampler_chain_add(chain, llama_sampler_init_temp(p.temperature));
@@ -234,8 +259,13 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   s.prompt_tokens = (int)tokens.size();
   s.prompt_seconds = t1 - t0;
   text.clear();
+  std::vector<double> firstProbs;
   for (int i = 0; ok && i < p.max_new_tokens; i++) {
+    if (i == 0)
+      firstProbs = tokenProbabilities(m, grammar);
     llama_token t = llama_sampler_sample(chain, m->ctx, -1);
+    if (i == 0 && t >= 0 && (size_t)t < firstProbs.size())
+      s.first_token_prob = firstProbs[t];
     if (llama_vocab_is_eog(m->vocab, t))
       break;
     s.generated_tokens++;
@@ -384,7 +414,9 @@ int allm_n_embd(const allm_model *m) { return m ? llama_model_n_embd(m->model) :
 int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
   if (!m || !text || !out)
     return fail("allm_embed: null model, text or output");
-  int dim = m->model ? llama_model_n_embd(m->model) : 0;
+  if (!m->params.embeddings)
+    return fail("model '%s' was not loaded for embeddings (embeddings = 1)", m->path.c_str());
+  int dim = llama_model_n_embd(m->model);
   if (outLen < dim)
     return fail("embedding output holds %d floats, the model gives %d", outLen, dim);
   return allm_embed_batch(m, &text, 1, out, (size_t)outLen) < 0 ? -1 : dim;
