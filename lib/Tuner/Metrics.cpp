@@ -194,6 +194,130 @@ double answerAccuracy(const std::vector<std::string> &generated,
   return sum / double(generated.size());
 }
 
+bool parseAnswerKind(const std::string &name, AnswerKind &kind) {
+  static const std::pair<const char *, AnswerKind> kinds[] = {
+      {"text", AnswerKind::Text}, {"number", AnswerKind::Number}, {"set", AnswerKind::Set}};
+  for (const auto &k : kinds)
+    if (name == k.first) {
+      kind = k.second;
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+/// Parses a whole reference string as a number; false if it is not one.
+bool parseNumber(const std::string &s, double &v) {
+  char *end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return !s.empty() && end && *end == 0 && std::isfinite(v);
+}
+
+bool parseWhole(const std::string &s, long long &v) {
+  char *end = nullptr;
+  v = std::strtoll(s.c_str(), &end, 10);
+  return !s.empty() && end && *end == 0;
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+} // namespace
+
+double numericCloseness(const std::string &generated, double reference) {
+  const std::string &g = generated;
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (!isDigit(g[i]))
+      continue;
+    // Digits, thousands separators (a comma before exactly three digits),
+    // then an optional fraction; a '-' right before is the sign.
+    std::string digits;
+    size_t j = i;
+    while (j < g.size()) {
+      if (isDigit(g[j])) {
+        digits += g[j++];
+      } else if (g[j] == ',' && j + 3 < g.size() && isDigit(g[j + 1]) &&
+                 isDigit(g[j + 2]) && isDigit(g[j + 3]) &&
+                 (j + 4 == g.size() || !isDigit(g[j + 4]))) {
+        ++j; // "12,345": a thousands separator
+      } else {
+        break;
+      }
+    }
+    if (j + 1 < g.size() && g[j] == '.' && isDigit(g[j + 1])) {
+      digits += g[j++];
+      while (j < g.size() && isDigit(g[j]))
+        digits += g[j++];
+    }
+    double a = std::strtod(digits.c_str(), nullptr);
+    if (i > 0 && g[i - 1] == '-')
+      a = -a;
+    double err = reference != 0 ? std::fabs(a - reference) / std::fabs(reference)
+                                : std::fabs(a);
+    return std::max(0.0, 1.0 - err);
+  }
+  return 0.0;
+}
+
+double setOverlap(const std::string &generated, const std::vector<long long> &reference) {
+  std::unordered_set<long long> got, want(reference.begin(), reference.end());
+  for (size_t i = 0; i < generated.size();) {
+    if (!isDigit(generated[i])) {
+      ++i;
+      continue;
+    }
+    long long v = 0;
+    while (i < generated.size() && isDigit(generated[i]) && v < (1LL << 50))
+      v = v * 10 + (generated[i++] - '0');
+    got.insert(v);
+  }
+  if (got.empty() || want.empty())
+    return 0.0;
+  size_t common = 0;
+  for (long long v : got)
+    common += want.count(v);
+  return double(common) / double(got.size() + want.size() - common);
+}
+
+std::string checkGradedReferences(AnswerKind kind, const std::vector<std::string> &references) {
+  if (references.empty())
+    return "no reference answer";
+  if (kind == AnswerKind::Number) {
+    double v;
+    if (references.size() != 1 || !parseNumber(references[0], v))
+      return "a number question takes exactly one number as its reference";
+  } else if (kind == AnswerKind::Set) {
+    for (const std::string &r : references) {
+      long long v;
+      if (!parseWhole(r, v))
+        return "a set question's references are whole numbers ('" + r + "' is not)";
+    }
+  }
+  return "";
+}
+
+double gradedScore(const std::string &generated, AnswerKind kind,
+                   const std::vector<std::string> &references) {
+  switch (kind) {
+  case AnswerKind::Text:
+    return answerContainment(generated, references);
+  case AnswerKind::Number: {
+    double v = 0;
+    return parseNumber(references.front(), v) ? numericCloseness(generated, v) : 0.0;
+  }
+  case AnswerKind::Set: {
+    std::vector<long long> ids;
+    for (const std::string &r : references) {
+      long long v;
+      if (parseWhole(r, v))
+        ids.push_back(v);
+    }
+    return setOverlap(generated, ids);
+  }
+  }
+  return 0.0;
+}
+
 double relativeAccuracy(double accuracy, double exactAccuracy) {
   return exactAccuracy > 0 ? std::min(1.0, accuracy / exactAccuracy) : 1.0;
 }

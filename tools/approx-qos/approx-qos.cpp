@@ -12,6 +12,10 @@
 //                          mean answer containment (the compound systems' QA),
 //                          or with EXACT (the exact system's accuracy) the
 //                          accuracy relative to it, capped at 1: their QoS
+//   approx-qos graded-accuracy answers.txt questions.tsv [EXACT]  the same for
+//                          question<TAB>kind<TAB>answer... lines (kind text:
+//                          answer containment, number: numeric closeness,
+//                          set: set overlap; the LLM + tools questions)
 //
 // Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
 //
@@ -34,7 +38,8 @@ int usage() {
                "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
                "       approx-qos contains ANSWER REFERENCES\n"
-               "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n");
+               "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n"
+               "       approx-qos graded-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n");
   return 2;
 }
 
@@ -104,7 +109,12 @@ int report(double v) {
   return 0;
 }
 
-int nqAccuracy(const char *answersPath, const char *questionsPath, const char *exact) {
+/// The mean score of a question set's answers: answer containment against
+/// question<TAB>answer... lines, or with `graded` the score of each line's
+/// kind (question<TAB>kind<TAB>answer...); relative to the exact system's
+/// accuracy `exact` when given.
+int questionSetAccuracy(const char *answersPath, const char *questionsPath, const char *exact,
+                        bool graded) {
   double exactAccuracy = 0;
   if (exact) {
     char *end = nullptr;
@@ -123,24 +133,36 @@ int nqAccuracy(const char *answersPath, const char *questionsPath, const char *e
                  answersPath, answers.size(), questionsPath, questions.size());
     return 1;
   }
-  std::vector<std::vector<std::string>> refs(questions.size());
-  for (size_t i = 0; i < questions.size(); ++i) {
-    std::istringstream fields(questions[i]);
-    std::string field;
-    std::getline(fields, field, '\t'); // the question
-    while (std::getline(fields, field, '\t'))
-      refs[i].push_back(field);
-    if (refs[i].empty()) {
-      std::fprintf(stderr, "approx-qos: error: %s:%zu: no reference answer "
-                   "(expected question<TAB>answer...)\n", questionsPath, i + 1);
-      return 1;
-    }
-  }
   if (answers.empty()) {
     std::fprintf(stderr, "approx-qos: error: %s: no questions\n", questionsPath);
     return 1;
   }
-  double accuracy = approx::qos::answerAccuracy(answers, refs);
+  double sum = 0;
+  for (size_t i = 0; i < questions.size(); ++i) {
+    std::istringstream fields(questions[i]);
+    std::string field, kindName = "text";
+    std::vector<std::string> refs;
+    std::getline(fields, field, '\t'); // the question
+    if (graded)
+      std::getline(fields, kindName, '\t');
+    while (std::getline(fields, field, '\t'))
+      refs.push_back(field);
+    approx::qos::AnswerKind kind;
+    if (!approx::qos::parseAnswerKind(kindName, kind)) {
+      std::fprintf(stderr, "approx-qos: error: %s:%zu: unknown answer kind '%s' (text, number "
+                   "or set; expected question<TAB>kind<TAB>answer...)\n", questionsPath, i + 1,
+                   kindName.c_str());
+      return 1;
+    }
+    std::string problem = approx::qos::checkGradedReferences(kind, refs);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "approx-qos: error: %s:%zu: %s (expected question<TAB>%sanswer...)\n",
+                   questionsPath, i + 1, problem.c_str(), graded ? "kind<TAB>" : "");
+      return 1;
+    }
+    sum += approx::qos::gradedScore(answers[i], kind, refs);
+  }
+  double accuracy = sum / double(questions.size());
   return report(exact ? approx::qos::relativeAccuracy(accuracy, exactAccuracy) : accuracy);
 }
 
@@ -207,8 +229,9 @@ int main(int argc, char **argv) {
     }
     return report(sum / double(s.size()));
   }
-  if (metric == "nq-accuracy" && (argc == 4 || argc == 5))
-    return nqAccuracy(argv[2], argv[3], argc == 5 ? argv[4] : nullptr);
+  if ((metric == "nq-accuracy" || metric == "graded-accuracy") && (argc == 4 || argc == 5))
+    return questionSetAccuracy(argv[2], argv[3], argc == 5 ? argv[4] : nullptr,
+                               metric == "graded-accuracy");
   if (metric == "contains" && argc == 4) {
     std::string answer;
     std::vector<std::string> refs;

@@ -110,3 +110,43 @@ TEST(MetricsTest, AnswerAccuracyIsTheMeanOverQuestions) {
 }
 
 } // namespace
+
+TEST(MetricsTest, NumericClosenessReadsTheFirstNumber) {
+  using approx::qos::numericCloseness;
+  EXPECT_DOUBLE_EQ(numericCloseness("20412", 20412), 1.0);
+  EXPECT_DOUBLE_EQ(numericCloseness("It has 20,412 points.", 20412), 1.0);
+  EXPECT_DOUBLE_EQ(numericCloseness("about 1,5 million", 1), 1.0); // "1,5" is not 15
+  EXPECT_NEAR(numericCloseness("1.5e3", 1500), 1 - 1498.5 / 1500, 1e-12); // no exponents
+  EXPECT_DOUBLE_EQ(numericCloseness("-2.5 volts", -2.5), 1.0);
+  EXPECT_DOUBLE_EQ(numericCloseness("90", 100), 0.9);
+  EXPECT_DOUBLE_EQ(numericCloseness("300", 100), 0.0); // floored at 0
+  EXPECT_DOUBLE_EQ(numericCloseness("no number here", 100), 0.0);
+  EXPECT_DOUBLE_EQ(numericCloseness("0.25", 0), 0.75);
+  EXPECT_DOUBLE_EQ(numericCloseness("12,34", 12), 1.0); // "12" then ",34": not a separator
+}
+
+TEST(MetricsTest, SetOverlapIsJaccardOfTheWholeNumbers) {
+  using approx::qos::setOverlap;
+  EXPECT_DOUBLE_EQ(setOverlap("nodes 5, 9 and 7", {5, 7, 9}), 1.0);
+  EXPECT_DOUBLE_EQ(setOverlap("5 9 12", {5, 7, 9}), 0.5);
+  EXPECT_DOUBLE_EQ(setOverlap("node 5", {5}), 1.0);
+  EXPECT_DOUBLE_EQ(setOverlap("5 5 5", {5, 7}), 0.5);
+  EXPECT_DOUBLE_EQ(setOverlap("none", {5}), 0.0);
+  EXPECT_DOUBLE_EQ(setOverlap("5", {}), 0.0);
+}
+
+TEST(MetricsTest, GradedScoreByKind) {
+  using approx::qos::AnswerKind;
+  using approx::qos::gradedScore;
+  AnswerKind k;
+  ASSERT_TRUE(approx::qos::parseAnswerKind("number", k));
+  EXPECT_EQ(k, AnswerKind::Number);
+  EXPECT_FALSE(approx::qos::parseAnswerKind("Number", k));
+  EXPECT_DOUBLE_EQ(gradedScore("The Beatles", AnswerKind::Text, {"beatles"}), 1.0);
+  EXPECT_DOUBLE_EQ(gradedScore("50", AnswerKind::Number, {"100"}), 0.5);
+  EXPECT_DOUBLE_EQ(gradedScore("1 2", AnswerKind::Set, {"1", "2", "3", "4"}), 0.5);
+  EXPECT_EQ(approx::qos::checkGradedReferences(AnswerKind::Number, {"1", "2"}),
+            "a number question takes exactly one number as its reference");
+  EXPECT_EQ(approx::qos::checkGradedReferences(AnswerKind::Set, {"3", "4"}), "");
+  EXPECT_EQ(approx::qos::checkGradedReferences(AnswerKind::Text, {}), "no reference answer");
+}

@@ -52,6 +52,36 @@ double answerContainment(const std::string &generated,
 double answerAccuracy(const std::vector<std::string> &generated,
                       const std::vector<std::vector<std::string>> &references);
 
+/// The kinds of reference answer of the LLM + tools questions (the paper's
+/// augmented NQ grades each question by its kind).
+enum class AnswerKind { Text, Number, Set };
+
+/// "text", "number" or "set"; false for anything else.
+bool parseAnswerKind(const std::string &name, AnswerKind &kind);
+
+/// Numeric closeness: the first number in the generated answer (digits,
+/// an optional sign and fraction, thousands separators "12,345") against
+/// `reference`: max(0, 1 - |a - r| / |r|) (1 - |a| when r = 0, floored
+/// at 0); 0 when the answer holds no number.
+double numericCloseness(const std::string &generated, double reference);
+
+/// Set overlap: the Jaccard index of the whole numbers in the generated
+/// answer and the reference set (ids); 0 when either is empty.
+double setOverlap(const std::string &generated, const std::vector<long long> &reference);
+
+/// One answer's graded score by the kind of its references: answer
+/// containment (text), numeric closeness to the first reference (number),
+/// set overlap with the references as whole numbers (set). The references
+/// of a number or set question must parse (the caller checks, see
+/// parseGradedReferences).
+double gradedScore(const std::string &generated, AnswerKind kind,
+                   const std::vector<std::string> &references);
+
+/// Checks the references of a number question (exactly one number) or a
+/// set question (whole numbers); an empty string when they are good, else
+/// what is wrong.
+std::string checkGradedReferences(AnswerKind kind, const std::vector<std::string> &references);
+
 /// A compound system's QoS: its accuracy relative to the exact system's on
 /// the same questions, capped at 1 (answering more questions than the exact
 /// system is no loss); 1 when the exact system answers none.
