@@ -23,6 +23,7 @@ usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--memo DIR] [--results DIR] [--report]
 """
 import argparse
+from dataclasses import dataclass
 import json
 import os
 import shutil
@@ -31,19 +32,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
 
-# name -> source, whether it reads the passage embeddings, and the paper's
-# knobs, configuration space and speedups at <= 3/6/9 % (Table 2, Fig. 7)
+@dataclass(frozen=True)
+class Spec:
+    """A compound system: its source, whether it reads the passage
+    embeddings, its question files (<prefix>-<split>.tsv) and their metric
+    (approx-qos), and the paper's knobs, configuration space and speedups
+    at <= 3/6/9 % (Table 2, Fig. 7; None where the paper does not say)."""
+    source: str
+    embeddings: bool
+    questions: str
+    metric: str
+    paper_knobs: Optional[int]
+    paper_space: float
+    paper_speedup: dict
+
+
 SYSTEMS = {
-    "rag_bm25": ("rag_bm25/rag_bm25.c", False, 4, 9.6e8,
-                 {"dynamic": [1.00, 1.23, 1.57], "static": [1.00, 1.00, 1.00]}),
-    "rag_kb": ("rag_kb/rag_kb.c", True, 4, 1.8e7,
-               {"dynamic": [2.64, 2.64, 3.04], "static": [1.69, 1.93, 2.27]}),
+    "rag_bm25": Spec("rag_bm25/rag_bm25.c", False, "questions", "nq-accuracy", 4, 9.6e8,
+                     {"dynamic": [1.00, 1.23, 1.57], "static": [1.00, 1.00, 1.00]}),
+    "rag_kb": Spec("rag_kb/rag_kb.c", True, "questions", "nq-accuracy", 4, 1.8e7,
+                   {"dynamic": [2.64, 2.64, 3.04], "static": [1.69, 1.93, 2.27]}),
+    "llm_tools": Spec("llm_tools/llm_tools.c", True, "tools", "graded-accuracy", None, 1.7e25,
+                      {"dynamic": [1.09, 1.20, 1.20], "static": [1.09, 1.20, 1.20]}),
 }
 EMBEDDING_MODEL = "all-minilm-l6-v2"
 PAPER_PASSAGES = 90011
@@ -72,13 +89,13 @@ def count_knobs(src):
 class System:
     def __init__(self, name, args, tools, work):
         self.name = name
-        src, embeddings, self.paper_knobs, self.paper_space, self.paper = SYSTEMS[name]
-        self.src = os.path.join(HERE, src)
+        self.spec = spec = SYSTEMS[name]
+        self.src = os.path.join(HERE, spec.source)
         # The system's own arguments besides the passages, questions, models
         # and output.
         self.extra = (["--embeddings", os.path.join(args.data, "passages.emb")]
-                      if embeddings else [])
-        if embeddings:
+                      if spec.embeddings else [])
+        if spec.embeddings:
             embed_corpus(args)
         self.args, self.tools = args, tools
         self.work = os.path.join(work, name)
@@ -107,18 +124,30 @@ class System:
         if memo:
             env["APPROX_LLM_CACHE"] = self.args.memo
         out = output or os.path.join(self.work, "answers.txt")
-        questions = os.path.join(self.args.data, f"questions-{split}.tsv")
+        questions = os.path.join(self.args.data, f"{self.spec.questions}-{split}.tsv")
         r = subprocess.run([exe, "--passages", os.path.join(self.args.data, "passages.tsv"),
                             "--questions", questions, "--models", self.args.models,
                             "--output", out, *self.extra], capture_output=True, text=True,
                            env=env)
         if r.returncode != 0:
             sys.exit(f"compound.py: {exe} failed:\n{r.stderr}")
-        score = [self.tools["approx-qos"], "nq-accuracy", out, questions]
+        score = [self.tools["approx-qos"], self.spec.metric, out, questions]
         acc = float(run(score))
         exact = self.exact_accuracy.get(split)
         qos = None if exact is None else float(run(score + [str(exact)]))
         return float(r.stdout.strip()), acc, qos, r.stderr.strip().splitlines()[-1]
+
+    def tool_questions(self):
+        """The tools questions of the corpus's splits, their references the
+        exact kernels' facts (llm_tools --facts of the exact build)."""
+        gen = [sys.executable, os.path.join(HERE, "tool_questions.py"), "--data", self.args.data,
+               "--seed", str(self.args.seed)]
+        n = run(gen + ["--inputs-needed"]).strip()
+        log(f"{self.name}: tool questions (facts of {n} inputs per kernel, exact build)")
+        facts = os.path.join(self.work, "facts.tsv")
+        with open(facts, "w") as f:
+            subprocess.run([self.exe("exact"), "--facts", n], stdout=f, check=True)
+        subprocess.run(gen + ["--facts", facts], check=True)
 
     def references(self):
         """The exact system on the tuning questions (filling the memo) and,
@@ -147,7 +176,7 @@ class System:
         out = os.path.join(self.results, mode)
         shutil.rmtree(out, ignore_errors=True)
         evaluate = " ".join([os.path.join(HERE, "evaluate.sh"), self.tools["approx-qos"],
-                             self.args.data, self.args.models, self.refdir, self.exe("table"),
+                             self.spec.metric, self.spec.questions, self.args.data, self.args.models, self.refdir, self.exe("table"),
                              *self.extra])
         cmd = [self.tools["approx-tune"], "--space", self.src, "-I",
                os.path.join(ROOT, "runtime", "llm", "include"), "--eval", evaluate,
@@ -226,6 +255,8 @@ class System:
         log(f"{self.name}: building")
         compile_s = self.compile(self.exe("exact"), "--approx-exact")
         self.compile(self.exe("table"), "--approx-runtime-table")
+        if self.spec.questions == "tools":
+            self.tool_questions()
         self.references()
         budget = self.args.time_budget
         modes = {"static": self.tune("static", budget / 3)}
@@ -260,10 +291,11 @@ class System:
             "frontier": {m: [{"qos": p["qos"], "speedup": p["speedup"]} for p in s["frontier"]]
                          for m, s in modes.items()},
             "engine": engine,
-            "paper": {"knobs": self.paper_knobs, "config_space": self.paper_space,
-                      "speedup": self.paper},
+            "paper": {"knobs": self.spec.paper_knobs, "config_space": self.spec.paper_space,
+                      "speedup": self.spec.paper_speedup},
             "settings": {"max_evals": self.args.max_evals, "time_budget_s": budget,
-                         "seed": self.args.seed, "qos_min": 0.91},
+                         "seed": self.args.seed, "qos_min": 0.91,
+                         "passages_arg": self.args.passages},
             "wall_time_s": time.perf_counter() - t0,
         }
         write_results(self.results, summary, report)
@@ -306,8 +338,8 @@ def report(s):
              "deployment builds).", "",
              "| | static | dynamic | paper static | paper dynamic |", "|---|---|---|---|---|",
              f"| configuration space | {s['config_space']['static']:.4g} | "
-             f"{s['config_space']['dynamic']:.4g} | - | {s['paper']['config_space']:.3g} "
-             f"({s['paper']['knobs']} knobs) |"]
+             f"{s['config_space']['dynamic']:.4g} | - | {s['paper']['config_space']:.3g}"
+             + (f" ({s['paper']['knobs']} knobs)" if s['paper']['knobs'] else "") + " |"]
     for i, l in enumerate(LEVELS):
         lines.append(f"| speedup at loss <= {l}%, tuning set (memoised) | "
                      f"{fmt(s['speedup']['static']['tuning'][l])} | "
@@ -346,7 +378,8 @@ def report(s):
               f"{PAPER_PASSAGES:,}; {s['questions']['tuning']} tuning and "
               f"{s['questions']['evaluation']} evaluation questions; "
               f"{s['tuning_time_s'] / 60:.0f} minutes of tuning instead of 12 hours; "
-              f"{s['knobs']} knobs instead of {s['paper']['knobs']}.", ""]
+              f"{s['knobs']} knobs"
+              + (f" instead of {s['paper']['knobs']}" if s['paper']['knobs'] else "") + ".", ""]
     for m in ("dynamic", "static"):
         lines += [f"## {m.capitalize()} frontier (tuning set)", "",
                   "| QoS loss | speedup |", "|---|---|"]
@@ -363,7 +396,102 @@ def embed_corpus(args):
     subprocess.run([os.path.join(args.venv, "bin", "python"), os.path.join(HERE, "embed_corpus.py"),
                     "--data", args.data, "--model",
                     os.path.join(args.models, EMBEDDING_MODEL + ".gguf"),
-                    "--approx-llm", os.path.join(args.build, "bin", "approx-llm")], check=True)
+                    "--approx-llm", os.path.join(args.build, "bin", "approx-llm"),
+                    "--cache", os.path.join(args.cache, "embeddings")], check=True)
+
+
+# The paper's generalisation gap per system (tuning vs evaluation QoS loss,
+# percentage points), in SYSTEMS' order.
+PAPER_GAP = {"rag_bm25": 18.6, "rag_kb": 19.5, "llm_tools": 3.7}
+
+
+def generalisation_gap(s):
+    """Mean |QoS on the tuning set - QoS on the evaluation set| of the
+    deployed picks, in percentage points (None without picks)."""
+    gaps = [abs(d["tuning_qos"] - d["qos"]) * 100 for levels in s["deployment"].values()
+            for d in levels.values() if d]
+    return sum(gaps) / len(gaps) if gaps else None
+
+
+def reproduce_command(s):
+    st = s["settings"]
+    return (f"benchmarks/compound/compound.py {s['system']} --questions "
+            f"{s['questions']['tuning']}"
+            + (f" --passages {st['passages_arg']}" if st.get("passages_arg") else "")
+            + f" --time-budget {st['time_budget_s']:.0f} --max-evals {st['max_evals']}"
+            + f" --seed {st['seed']}")
+
+
+def summary_md(results):
+    """benchmarks/results/compound/summary.md: the systems side by side with
+    the paper, from their summary.json."""
+    runs = []
+    for name in SYSTEMS:
+        path = os.path.join(results, name, "summary.json")
+        if os.path.isfile(path):
+            with open(path) as f:
+                runs.append(json.load(f))
+    lines = ["# Compound AI systems: the three systems side by side with the paper", "",
+             "Every speedup is measured uncached on the evaluation set (5x the tuning set, "
+             "disjoint from it) with deployment builds (the configuration chosen on the tuning "
+             "set baked in by approx-cc), against the exact build measured in the same run; "
+             "the fastest deployment build whose evaluation QoS meets the bound counts "
+             "(1.00x: none did). Written by `benchmarks/compound/compound.py --summary` from "
+             "each system's summary.json; `benchmarks/compound/reproduce.sh` reruns them.", "",
+             "| | " + " | ".join(r["system"] for r in runs) + " |",
+             "|---|" + "---|" * len(runs)]
+
+    def row(label, cell):
+        lines.append(f"| {label} | " + " | ".join(cell(r) for r in runs) + " |")
+
+    row("questions (tuning / evaluation)",
+        lambda r: f"{r['questions']['tuning']} / {r['questions']['evaluation']}")
+    row("passages", lambda r: f"{r['passages']:,}")
+    row("knobs (paper)", lambda r: f"{r['knobs']} ({r['paper']['knobs'] or '-'})")
+    row("configurations static / dynamic (paper)",
+        lambda r: f"{r['config_space']['static']:.3g} / {r['config_space']['dynamic']:.3g} "
+                  f"({r['paper']['config_space']:.2g})")
+    row("exact accuracy tuning / evaluation",
+        lambda r: f"{r['exact_accuracy']['tuning']:.3f} / {r['exact_accuracy']['evaluation']:.3f}")
+    row("tuning time (evaluations)",
+        lambda r: f"{r['tuning_time_s'] / 60:.0f} min ({r['evaluations']})")
+    for mode in ("static", "dynamic"):
+        for i, l in enumerate(LEVELS):
+            row(f"**{mode}, loss <= {l}%** (paper)",
+                lambda r: f"**{r['evaluation_within_bound'][mode][l]:.2f}x** "
+                          f"({r['paper']['speedup'][mode][i]:.2f}x)")
+    row("generalisation gap, points (paper)",
+        lambda r: ("-" if generalisation_gap(r) is None else f"{generalisation_gap(r):.1f}")
+                  + f" ({PAPER_GAP[r['system']]})")
+    lines += ["", "The generalisation gap is the mean absolute difference between a deployed "
+              "pick's QoS on the tuning set and on the evaluation set, in percentage points "
+              "(the paper's 18.6 / 19.5 / 3.7 are taken in the order bm25, kb, tools).", "",
+              "## Targets", ""]
+    for r in runs:
+        b = r["evaluation_within_bound"]
+        paper9 = r["paper"]["speedup"]["dynamic"][2]
+        best9 = max(b["static"]["9"], b["dynamic"]["9"])
+        dyn_ge = all(b["dynamic"][l] >= b["static"][l] - 1e-9 for l in LEVELS)
+        gap = generalisation_gap(r)
+        lines.append(
+            f"- {r['system']}: {best9:.2f}x at <= 9 % against the paper's {paper9:.2f}x "
+            f"({'met' if best9 >= paper9 else 'not met'}); dynamic >= static at every level: "
+            f"{'yes' if dyn_ge else 'no'}; gap "
+            + ("-" if gap is None else f"{gap:.1f}") + f" points against {PAPER_GAP[r['system']]}"
+            + f" ({'smaller' if gap is not None and gap < PAPER_GAP[r['system']] else 'not smaller'}).")
+    lines += ["", "## Frontiers (tuning set)", ""]
+    for r in runs:
+        lines.append(f"- {r['system']}: [dynamic]({r['system']}/dynamic/plot.svg), "
+                     f"[static]({r['system']}/static/plot.svg); the full report: "
+                     f"[{r['system']}/report.md]({r['system']}/report.md)")
+    lines += ["", "## Reproduce", "", "```"]
+    lines += [reproduce_command(r) for r in runs]
+    lines += ["benchmarks/compound/compound.py --summary", "```", ""]
+    path = os.path.join(results, "summary.md")
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(lines))
+    os.replace(path + ".tmp", path)
+    return path
 
 
 def main():
@@ -385,7 +513,13 @@ def main():
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     p.add_argument("--report", action="store_true",
                    help="only re-render each system's report.md from its summary.json")
+    p.add_argument("--summary", action="store_true",
+                   help="only write summary.md (the systems side by side) from their "
+                        "summary.json")
     args = p.parse_args()
+    if args.summary:
+        print(summary_md(os.path.abspath(args.results)))
+        return
     if args.report:
         for name in args.systems or list(SYSTEMS):
             path = os.path.join(os.path.abspath(args.results), name)
@@ -408,7 +542,8 @@ def main():
     for t, path in tools.items():
         if not os.access(path, os.X_OK):
             sys.exit(f"compound.py: error: {t} not found at {path} (run scripts/build.sh)")
-    args.models, cache, args.venv = env_paths()
+    args.models, args.cache, args.venv = env_paths()
+    cache = args.cache
     for m in MODELS_USED + [EMBEDDING_MODEL]:
         if not os.path.isfile(os.path.join(args.models, m + ".gguf")):
             sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
@@ -430,6 +565,7 @@ def main():
             log(f"{name}: done in {s['wall_time_s']:.0f} s")
             with open(os.path.join(args.results, name, "report.md")) as f:
                 print(f.read())
+        log(f"wrote {summary_md(args.results)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -2,6 +2,7 @@
 """Embeds a corpus's passages once, for the LLM + RAG (kb) system.
 
   embed_corpus.py --data DIR --model GGUF --approx-llm BIN [--topics K] [--seed S]
+                  [--cache DIR]
 
 Reads DIR/passages.tsv (corpus.py), embeds each passage as "title: text"
 with the sentence-embedding model (approx-llm embed-file: mean pooling,
@@ -11,12 +12,16 @@ k-means, and writes DIR/passages.emb in the kb kernel's layout: one line per
 passage, its topic then its numbers with 6 decimals. DIR/passages.f32 keeps
 the raw vectors and DIR/embeddings.json what they were made from (passages
 and model sha256, topics, seed): a later run with the same inputs reuses
-them and returns at once. Files are written to temporary names and renamed.
+them and returns at once; with --cache, the embeddings of a passage
+collection already embedded for another corpus folder (the same passages,
+model, topics and seed: e.g. another number of questions) are copied from
+there. Files are written to temporary names and renamed.
 """
 import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,6 +94,16 @@ def atomic_write_text(path, write):
             os.unlink(tmp)
 
 
+def atomic_copy(src, dest):
+    tmp = dest + ".tmp"
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", required=True, help="corpus folder (passages.tsv)")
@@ -96,6 +111,7 @@ def main():
     ap.add_argument("--approx-llm", required=True, help="the approx-llm tool")
     ap.add_argument("--topics", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cache", help="a folder of embeddings shared by corpus folders")
     args = ap.parse_args()
     if args.topics < 1:
         ap.error("--topics must be at least 1")
@@ -108,13 +124,24 @@ def main():
     stamp_path = os.path.join(args.data, "embeddings.json")
     emb_path = os.path.join(args.data, "passages.emb")
     raw_path = os.path.join(args.data, "passages.f32")
+    key = "-".join([stamp["passages_sha256"][:16], stamp["model_sha256"][:16],
+                    str(args.topics), str(args.seed)])
+    cached = os.path.join(args.cache, key + ".emb") if args.cache else None
     try:
         with open(stamp_path) as f:
             if json.load(f) == stamp and os.path.isfile(emb_path):
                 log(f"{emb_path} is up to date")
+                if cached and not os.path.isfile(cached):
+                    os.makedirs(args.cache, exist_ok=True)
+                    atomic_copy(emb_path, cached)
                 return
     except (OSError, json.JSONDecodeError):
         pass
+    if cached and os.path.isfile(cached):
+        log(f"copying the embeddings of these passages from {cached}")
+        atomic_copy(cached, emb_path)
+        atomic_write_text(stamp_path, lambda f: json.dump(stamp, f, indent=2))
+        return
     texts = read_passages(passages)
     start = time.perf_counter()
     log(f"embedding {len(texts)} passages with {os.path.basename(args.model)}")
@@ -142,6 +169,9 @@ def main():
     atomic_write_text(emb_path, write)
     atomic_write_text(stamp_path, lambda f: json.dump(stamp, f, indent=2))
     log(f"wrote {emb_path}")
+    if cached:
+        os.makedirs(args.cache, exist_ok=True)
+        atomic_copy(emb_path, cached)
 
 
 if __name__ == "__main__":

@@ -237,34 +237,44 @@ static void rag_load_models(const char *dir) {
     rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
 }
 
-/* Answers `prompt` with QA model `m` (greedy, stops at the end of the
- * line), at most answer_tokens() tokens. Returns m. */
-static int generate_with(int m, const char *prompt, char *out, int cap) {
+/* Token counts and memoised calls of the run so far. */
+static long rag_prompt_tokens, rag_generated_tokens;
+static int rag_calls, rag_cached;
+
+/* Continues `prompt` with model `m` (greedy; ends at a newline, at
+ * "Question:" or after `max_tokens` tokens; `grammar` may be NULL) into
+ * `out`; counts the call. The statistics stay in rag_last_stats. */
+static void rag_generate(int m, const char *prompt, int max_tokens, const char *grammar,
+                         char *out, int cap) {
   static const char *const stop[] = {"\n", "Question:"};
   allm_gen_params g = allm_gen_defaults();
-  g.max_new_tokens = answer_tokens();
+  g.max_new_tokens = max_tokens;
   g.stop = stop;
   g.n_stop = 2;
+  g.grammar = grammar;
   rag_model_uses[m]++;
+  rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
     die("generation failed: %s", allm_last_error());
+  rag_prompt_tokens += rag_last_stats.prompt_tokens;
+  rag_generated_tokens += rag_last_stats.generated_tokens;
+  rag_cached += rag_last_stats.cached;
+}
+
+/* Answers `prompt` with QA model `m`, at most answer_tokens() tokens.
+ * Returns m. */
+static int generate_with(int m, const char *prompt, char *out, int cap) {
+  rag_generate(m, prompt, answer_tokens(), 0, out, cap);
   return m;
 }
 
 /* ---- Output -------------------------------------------------------------- */
-
-/* Token counts and memoised calls of the run so far. */
-static long rag_prompt_tokens, rag_generated_tokens;
-static int rag_cached;
 
 /* Records question q's answer (by model m, the last generation): the answer
  * as one line of the answers file, the counts, and where `trace` is open a
  * trace line (state, model, tokens, top passage, `extra` fields, answer). */
 static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
                        const char *extra, char *answer) {
-  rag_prompt_tokens += rag_last_stats.prompt_tokens;
-  rag_generated_tokens += rag_last_stats.generated_tokens;
-  rag_cached += rag_last_stats.cached;
   for (char *c = answer; *c; c++)
     if (*c == '\n' || *c == '\r' || *c == '\t')
       *c = ' ';
@@ -278,14 +288,15 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
 /* Closes the output files; the end of the summary line on stderr (tokens,
  * model use) and the time on stdout: `wall` plus the memoised calls'
  * replayed time. */
-static void rag_finish(FILE *out, FILE *trace, const rag_args *a, int nq, double wall) {
+static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   if (fclose(out) != 0)
     die("cannot write '%s'", a->output);
   if (trace && fclose(trace) != 0)
     die("cannot write '%s'", a->trace);
   fprintf(stderr,
-          " (replayed %+.3f s, %d of %d memoised); prompt tokens %ld, generated %ld; models",
-          allm_time_adjustment(), rag_cached, nq, rag_prompt_tokens, rag_generated_tokens);
+          " (replayed %+.3f s, %d of %d LLM calls memoised); prompt tokens %ld, generated %ld; "
+          "models",
+          allm_time_adjustment(), rag_cached, rag_calls, rag_prompt_tokens, rag_generated_tokens);
   for (int m = 0; m < RAG_NMODELS; m++)
     fprintf(stderr, " %s=%d", RAG_MODEL_FILES[m], rag_model_uses[m]);
   fputc('\n', stderr);

@@ -328,6 +328,6 @@ int main(int argc, char **argv) {
           "rag_bm25: %d questions, %d passages; index %.3f s, retrieval %.3f s, generation "
           "%.3f s",
           nq, ndocs, t_index, t_retrieve, t_generate);
-  rag_finish(out, trace, &args, nq, wall);
+  rag_finish(out, trace, &args, wall);
   return 0;
 }

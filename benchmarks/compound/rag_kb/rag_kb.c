@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
           "rag_kb: %d questions, %d passages, %d topics; parse %.3f s, embed %.3f s, retrieval "
           "%.3f s, generation %.3f s",
           nq, ndocs, index.ntopics, t_parse, t_embed, t_retrieve, t_generate);
-  rag_finish(out, trace, &args, nq, wall);
+  rag_finish(out, trace, &args, wall);
   allm_free(embedder);
   return 0;
 }

@@ -73,8 +73,10 @@ typedef struct {
   double generate_seconds; /* token generation */
   int cached;              /* 1: replayed from APPROX_LLM_CACHE */
   double first_token_prob; /* the first generated token's probability: softmax of
-                              the model's logits over the tokens the grammar
-                              allows (all tokens without a grammar); 0 if none */
+                              the model's logits over all tokens, or with a
+                              grammar (greedy) over the tokens it allows among
+                              the 64 most likely (all it allows if none of
+                              those); 0 if nothing was generated */
 } allm_stats;
 
 allm_load_params allm_load_defaults(void);

@@ -200,28 +200,70 @@ int copyOut(const std::string &text, char *out, size_t outSize) {
 }
 
 // The real generation; fills `text` and `s`.
-// The next token's probabilities: softmax of the last logits over the tokens
-// `grammar` allows (applying a grammar sampler does not advance it).
-std::vector<double> tokenProbabilities(allm_model *m, llama_sampler *grammar) {
+// Softmax probability of candidate `at` among the finite logits of `arr`.
+double probabilityOf(const llama_token_data_array &arr, size_t at) {
+  double top = -INFINITY, sum = 0;
+  for (size_t j = 0; j < arr.size; j++)
+    if (std::isfinite(arr.data[j].logit))
+      top = std::max(top, (double)arr.data[j].logit);
+  for (size_t j = 0; j < arr.size; j++)
+    if (std::isfinite(arr.data[j].logit))
+      sum += std::exp(arr.data[j].logit - top);
+  return sum > 0 ? std::exp(arr.data[at].logit - top) / sum : 0;
+}
+
+// Index of the first largest finite logit of `arr`; -1 if none is finite.
+long argmax(const llama_token_data_array &arr) {
+  long best = -1;
+  for (size_t j = 0; j < arr.size; j++)
+    if (std::isfinite(arr.data[j].logit) && (best < 0 || arr.data[j].logit > arr.data[best].logit))
+      best = (long)j;
+  return best;
+}
+
+// A grammar is applied to the most likely tokens first: applying it to a
+// whole vocabulary (Gemma's has 262,144 tokens) takes seconds per token.
+constexpr size_t kGrammarShortlist = 64;
+
+// The greedy next token: the most likely one `grammar` (may be null) allows.
+// With `prob`, its probability: softmax over the allowed tokens among the
+// kGrammarShortlist most likely and the end-of-generation tokens (among all
+// allowed tokens when none of those is; among all tokens without a grammar). Applying a grammar does not
+// advance it. Returns -1 when the grammar allows no token.
+llama_token greedyToken(allm_model *m, llama_sampler *grammar, double *prob) {
   const float *logits = llama_get_logits_ith(m->ctx, -1);
   int n = llama_vocab_n_tokens(m->vocab);
   std::vector<llama_token_data> cand(n);
   for (int j = 0; j < n; j++)
     cand[j] = {j, logits[j], 0.f};
   llama_token_data_array arr{cand.data(), cand.size(), -1, false};
-  if (grammar)
-    llama_sampler_apply(grammar, &arr);
-  double top = -INFINITY, sum = 0;
-  for (size_t j = 0; j < arr.size; j++)
-    if (std::isfinite(arr.data[j].logit))
-      top = std::max(top, (double)arr.data[j].logit);
-  std::vector<double> probs(n, 0.0);
-  for (size_t j = 0; j < arr.size; j++)
-    if (std::isfinite(arr.data[j].logit))
-      sum += probs[arr.data[j].id] = std::exp(arr.data[j].logit - top);
-  for (double &x : probs)
-    x = sum > 0 ? x / sum : 0;
-  return probs;
+  if (grammar) {
+    // The shortlist: the most likely tokens, and the end-of-generation
+    // tokens (all a complete grammar allows).
+    size_t k = std::min(kGrammarShortlist, cand.size());
+    std::partial_sort(cand.begin(), cand.begin() + k, cand.end(),
+                      [](const llama_token_data &a, const llama_token_data &b) {
+                        return a.logit > b.logit || (a.logit == b.logit && a.id < b.id);
+                      });
+    for (llama_token e : {llama_vocab_eos(m->vocab), llama_vocab_eot(m->vocab)}) {
+      auto at = std::find_if(cand.begin() + k, cand.end(),
+                             [e](const llama_token_data &c) { return c.id == e; });
+      if (e >= 0 && at != cand.end())
+        std::swap(*at, cand[k++]);
+    }
+    llama_token_data_array shortlist{cand.data(), k, -1, false};
+    llama_sampler_apply(grammar, &shortlist);
+    if (argmax(shortlist) >= 0)
+      arr = shortlist;
+    else
+      llama_sampler_apply(grammar, &arr); // the shortlist's logits are -inf by now
+  }
+  long best = argmax(arr);
+  if (best < 0)
+    return -1;
+  if (prob)
+    *prob = probabilityOf(arr, (size_t)best);
+  return arr.data[best].id;
 }
 
 bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::string &text,
@@ -236,21 +278,21 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
            false;
   if (tokens.empty())
     return fail("empty prompt"), false;
-  llama_sampler *chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
-  llama_sampler *grammar = nullptr; // owned by the chain
+  llama_sampler *grammar = nullptr;
   if (p.grammar && *p.grammar) {
     grammar = llama_sampler_init_grammar(m->vocab, p.grammar, "root");
-    if (!grammar) {
-      llama_sampler_free(chain);
+    if (!grammar)
       return fail("invalid grammar: %s", llamaError().c_str()), false;
-    }
-    llama_sampler_chain_add(chain, grammar);
   }
+  // Sampling (temperature > 0) goes through llama.cpp's sampler chain, which
+  // then owns the grammar; greedy decoding picks tokens here (greedyToken).
+  llama_sampler *chain = nullptr;
   if (p.temperature > 0) {
+    chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
+    if (grammar)
+      llama_sampler_chain_add(chain, grammar);
     llama_sampler_chain_add(chain, llama_sampler_init_temp(p.temperature));
     llama_sampler_chain_add(chain, llama_sampler_init_dist(p.seed));
-  } else {
-    llama_sampler_chain_add(chain, llama_sampler_init_greedy());
   }
   llama_memory_clear(llama_get_memory(m->ctx), true);
   double t0 = now();
@@ -259,13 +301,29 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   s.prompt_tokens = (int)tokens.size();
   s.prompt_seconds = t1 - t0;
   text.clear();
-  std::vector<double> firstProbs;
   for (int i = 0; ok && i < p.max_new_tokens; i++) {
+    double prob = 0;
+    llama_token t;
+    if (chain) {
+      t = llama_sampler_sample(chain, m->ctx, -1);
+      if (i == 0) { // among all tokens
+        const float *logits = llama_get_logits_ith(m->ctx, -1);
+        std::vector<llama_token_data> all(llama_vocab_n_tokens(m->vocab));
+        for (size_t j = 0; j < all.size(); j++)
+          all[j] = {(llama_token)j, logits[j], 0.f};
+        prob = probabilityOf({all.data(), all.size(), -1, false}, (size_t)t);
+      }
+    } else {
+      t = greedyToken(m, grammar, i == 0 ? &prob : nullptr);
+      if (t < 0) {
+        ok = fail("the grammar allows no token after '%s'", text.c_str()) == 0;
+        break;
+      }
+      if (grammar)
+        llama_sampler_accept(grammar, t);
+    }
     if (i == 0)
-      firstProbs = tokenProbabilities(m, grammar);
-    llama_token t = llama_sampler_sample(chain, m->ctx, -1);
-    if (i == 0 && t >= 0 && (size_t)t < firstProbs.size())
-      s.first_token_prob = firstProbs[t];
+      s.first_token_prob = prob;
     if (llama_vocab_is_eog(m->vocab, t))
       break;
     s.generated_tokens++;
@@ -285,7 +343,10 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
       ok = fail("llama_decode failed (%d): %s", rc, llamaError().c_str()) == 0;
   }
   s.generate_seconds = now() - t1;
-  llama_sampler_free(chain);
+  if (chain)
+    llama_sampler_free(chain); // and the grammar it owns
+  else if (grammar)
+    llama_sampler_free(grammar);
   return ok;
 }
 

@@ -9,6 +9,9 @@
   trace.py gold TRACE QUESTIONS GOLD    'gold passage at the top: k of n' (the
                                         top passage is one of the question's
                                         gold passages, gold.tsv)
+  trace.py tools TRACE QUESTIONS        'routed to their tool: k of n' (LLM +
+                                        tools: text questions to search, the
+                                        others to their kernel's tool)
   trace.py route TRACE T LOW HIGH       checks model selection by state: model
                                         HIGH where confidence >= T, else LOW
 """
@@ -41,6 +44,15 @@ elif cmd == "gold":
         gold[q] = set(ids)
     hits = sum(r["top"] in gold.get(q, ()) for r, q in zip(rows, questions))
     print(f"gold passage at the top: {hits} of {len(rows)}")
+elif cmd == "tools":
+    rows = read(sys.argv[2])
+    want = []
+    for line in open(sys.argv[3], encoding="utf-8"):
+        q, kind = line.split("\t")[:2]
+        want.append("search" if kind == "text" else "kmeans" if "kmeans" in q
+                    else "graph" if "graph" in q else "particles")
+    hits = sum(r["tool"] == w for r, w in zip(rows, want))
+    print(f"routed to their tool: {hits} of {len(rows)}")
 elif cmd == "route":
     t, low, high = int(sys.argv[3]), sys.argv[4], sys.argv[5]
     rows = read(sys.argv[2])
