@@ -283,13 +283,19 @@ def report(s):
     return "\n".join(lines)
 
 
-def summary_md(results_dir):
-    rows = []
-    for name in KERNELS:
+def read_summaries(results_dir, names):
+    """The summary.json of each of `names` that has one in `results_dir`."""
+    out = []
+    for name in names:
         path = os.path.join(results_dir, name, "summary.json")
         if os.path.exists(path):
             with open(path) as f:
-                rows.append(json.load(f))
+                out.append(json.load(f))
+    return out
+
+
+def summary_md(results_dir):
+    rows = read_summaries(results_dir, KERNELS)
     out = ["# Kernel benchmarks: results next to the paper", "",
            "Speedups at QoS loss <= 3 / 6 / 9 % on the evaluation inputs. *Tuned*: the "
            "tuner's frontier re-measured on the evaluation set (runtime-table build, against "

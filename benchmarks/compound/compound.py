@@ -37,7 +37,7 @@ from typing import Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
-from kernels import LEVELS, fmt, meets_level, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
+from kernels import LEVELS, fmt, meets_level, read_summaries, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
 
 @dataclass(frozen=True)
 class Spec:
@@ -425,12 +425,7 @@ def reproduce_command(s):
 def summary_md(results):
     """benchmarks/results/compound/summary.md: the systems side by side with
     the paper, from their summary.json."""
-    runs = []
-    for name in SYSTEMS:
-        path = os.path.join(results, name, "summary.json")
-        if os.path.isfile(path):
-            with open(path) as f:
-                runs.append(json.load(f))
+    runs = read_summaries(results, SYSTEMS)
     lines = ["# Compound AI systems: the three systems side by side with the paper", "",
              "Every speedup is measured uncached on the evaluation set (5x the tuning set, "
              "disjoint from it) with deployment builds (the configuration chosen on the tuning "

@@ -18,7 +18,6 @@ model, topics and seed: e.g. another number of questions) are copied from
 there. Files are written to temporary names and renamed.
 """
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -29,13 +28,8 @@ import time
 
 import numpy as np
 
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import sha256  # noqa: E402  (one checksum helper for the corpus files)
 
 
 def log(msg):
