@@ -11,7 +11,7 @@
  *                  state: the topic's rank for this question (by its
  *                  centroid's similarity), so distant topics are sampled
  *                  most.
- * Needs rag.h (die, read_all) included first. */
+ * Needs rag.h (die, read_all, rag_load_model) included first. */
 #ifndef APPROX_KB_RETRIEVAL_H
 #define APPROX_KB_RETRIEVAL_H
 
@@ -24,6 +24,17 @@
 #include <string.h>
 
 enum { DIM = 384, MAX_TOPICS = 1024 };
+static const char EMBEDDING_MODEL[] = "all-minilm-l6-v2.gguf";
+
+/* The sentence-embedding model of the models folder, checked to give DIM
+ * values (loaded before the clock starts). */
+static allm_model *kb_load_embedder(const char *models) {
+  allm_model *m = rag_load_model(models, EMBEDDING_MODEL, 1);
+  if (allm_n_embd(m) != DIM)
+    die("%s/%s: embeddings of %d values, the system expects %d", models, EMBEDDING_MODEL,
+        allm_n_embd(m), DIM);
+  return m;
+}
 
 // @approx:static_transform transform_type=func_substitute callee=parse_number knob_val=0 decision_values=[0, 1, 2]
 const char *parse_row(const char *s, int *topic, float *out) {

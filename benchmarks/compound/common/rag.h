@@ -65,6 +65,14 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int wit
   return a;
 }
 
+/* The answers file and, when asked for, the trace file. */
+static void rag_open_outputs(const rag_args *a, FILE **out, FILE **trace) {
+  *out = fopen(a->output, "w");
+  *trace = a->trace ? fopen(a->trace, "w") : 0;
+  if (!*out || (a->trace && !*trace))
+    die("cannot write '%s'", !*out ? a->output : a->trace);
+}
+
 /* ---- Input files ------------------------------------------------------ */
 
 static char *read_all(const char *path, long *len) {

@@ -46,7 +46,6 @@
 #include <ctype.h>
 
 enum { PASSAGES = 2, MAX_INPUTS = 64, SIZE = 1 /* small */, TEXT_MAX = 1 << 14 };
-static const char EMBEDDING_MODEL[] = "all-minilm-l6-v2.gguf";
 
 /* ---- Tools --------------------------------------------------------------- */
 
@@ -408,15 +407,10 @@ int main(int argc, char **argv) {
   char **qlines;
   int nq = rag_read_questions(args.questions, &qlines);
   /* Models, loaded before the clock starts. */
-  embedder = rag_load_model(args.models, EMBEDDING_MODEL, 1);
-  if (allm_n_embd(embedder) != DIM)
-    die("%s/%s: embeddings of %d values, the system expects %d", args.models, EMBEDDING_MODEL,
-        allm_n_embd(embedder), DIM);
+  embedder = kb_load_embedder(args.models);
   rag_load_models(args.models);
-  FILE *out = fopen(args.output, "w");
-  FILE *trace = args.trace ? fopen(args.trace, "w") : 0;
-  if (!out || (args.trace && !trace))
-    die("cannot write '%s'", !out ? args.output : args.trace);
+  FILE *out, *trace;
+  rag_open_outputs(&args, &out, &trace);
 
   tool_output *o = malloc(sizeof *o);
   char choice[64], summary[RAG_ANSWER_MAX], answer_text[RAG_ANSWER_MAX];

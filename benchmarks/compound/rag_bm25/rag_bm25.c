@@ -255,10 +255,8 @@ int main(int argc, char **argv) {
   char **qlines;
   int nq = rag_read_questions(args.questions, &qlines);
   rag_load_models(args.models); /* before the clock starts */
-  FILE *out = fopen(args.output, "w");
-  FILE *trace = args.trace ? fopen(args.trace, "w") : 0;
-  if (!out || (args.trace && !trace))
-    die("cannot write '%s'", !out ? args.output : args.trace);
+  FILE *out, *trace;
+  rag_open_outputs(&args, &out, &trace);
 
   hkey = calloc(HASH, sizeof(char *));
   hid = calloc(HASH, sizeof(int));

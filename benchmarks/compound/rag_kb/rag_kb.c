@@ -39,7 +39,6 @@
 #include "../common/kb_retrieval.h"
 
 enum { RANKED = 5 };
-static const char EMBEDDING_MODEL[] = "all-minilm-l6-v2.gguf";
 
 /* ---- Prompt and answer ------------------------------------------------ */
 
@@ -118,15 +117,10 @@ int main(int argc, char **argv) {
   char **qlines;
   int nq = rag_read_questions(args.questions, &qlines);
   /* Models, loaded before the clock starts. */
-  allm_model *embedder = rag_load_model(args.models, EMBEDDING_MODEL, 1);
-  if (allm_n_embd(embedder) != DIM)
-    die("%s/%s: embeddings of %d values, the system expects %d", args.models, EMBEDDING_MODEL,
-        allm_n_embd(embedder), DIM);
+  allm_model *embedder = kb_load_embedder(args.models);
   rag_load_models(args.models);
-  FILE *out = fopen(args.output, "w");
-  FILE *trace = args.trace ? fopen(args.trace, "w") : 0;
-  if (!out || (args.trace && !trace))
-    die("cannot write '%s'", !out ? args.output : args.trace);
+  FILE *out, *trace;
+  rag_open_outputs(&args, &out, &trace);
 
   char *prompt = malloc(1 << 16);
   char answer_text[RAG_ANSWER_MAX];
