@@ -81,9 +81,12 @@ def env_paths():
     return out[0], out[1], out[2]
 
 
-def count_knobs(src):
-    with open(src, encoding="utf-8") as f:
-        return sum(line.lstrip().startswith("// @approx:") for line in f)
+def count_knobs(approx_tune, src):
+    """The knobs of a system as approx-tune reads them (its headers' too)."""
+    out = run([approx_tune, "--space", src, "-I", os.path.join(ROOT, "runtime", "llm", "include"),
+               "--list"])
+    last = out.strip().splitlines()[-1]  # "N knobs, P parameters; space size: ..."
+    return int(last.split()[0])
 
 
 class System:
@@ -271,7 +274,7 @@ class System:
             "system": self.name,
             "questions": {"tuning": self.args.questions, "evaluation": 5 * self.args.questions},
             "passages": self.args.passage_count,
-            "knobs": count_knobs(self.src),
+            "knobs": count_knobs(self.tools["approx-tune"], self.src),
             "exact_accuracy": self.exact_accuracy,
             "exact_time_s": {"evaluation": self.exact_eval_times, "baseline": base},
             "exact_run": self.exact_run,
