@@ -7,7 +7,7 @@
 # questions with memoised LLM calls, the picks at QoS loss <= 3/6/9 % baked
 # into deployment builds and measured uncached on the evaluation questions
 # (5x as many) against the exact build. Progress is shown throughout; about
-# 12 minutes after setup on 2 cores. Results go to build/demo-results
+# 9 minutes after setup on 2 cores. Results go to build/demo-results
 # (benchmarks/compound/compound.py --help for the full runs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
