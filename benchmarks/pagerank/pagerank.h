@@ -139,6 +139,12 @@ static pr_state pagerank_state(int n) {
   return s;
 }
 
+static void pagerank_state_free(pr_state *s) {
+  free(s->rank);
+  free(s->next);
+  free(s->contrib);
+}
+
 /* The kernel on `g` from `s` (the ranks end in s->rank). */
 static void pagerank_run(const pr_graph *g, pr_state *s) {
   pagerank(g->n, g->off, g->src, g->out_deg, s->rank, s->next, s->contrib,

@@ -55,7 +55,7 @@ struct SourceFunction {
 struct SourceIndex {
   std::vector<SourceFunction> functions;        // definitions in those files
   std::map<std::string, std::string> linkNames; // source name -> symbol
-  std::vector<std::string> files;               // main file first, then headers
+  std::vector<std::string> headers; // the program's own headers, as first met
 };
 
 class IndexBuilder : public clang::ASTConsumer {
@@ -110,21 +110,17 @@ private:
     }
   }
 
-  /// The file of a user (non-system) location, recorded in the index; empty
-  /// for system headers and built-ins.
+  /// The file of a location in the program's own files (the main file or a
+  /// non-system header, which is recorded in the index); empty for system
+  /// headers and built-ins.
   std::string userFile(clang::SourceLocation loc) {
     clang::SourceLocation at = sm->getExpansionLoc(loc);
     if (at.isInvalid() || sm->isInSystemHeader(at))
       return "";
     std::string file = sm->getFilename(at).str();
-    if (file.empty())
-      return "";
-    if (sm->isInMainFile(at)) {
-      if (index.files.empty() || index.files.front() != file)
-        index.files.insert(index.files.begin(), file);
-    } else if (std::find(index.files.begin(), index.files.end(), file) == index.files.end()) {
-      index.files.push_back(file);
-    }
+    if (!file.empty() && !sm->isInMainFile(at) &&
+        std::find(index.headers.begin(), index.headers.end(), file) == index.headers.end())
+      index.headers.push_back(file);
     return file;
   }
 
@@ -482,9 +478,8 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
     return module;
   // The main file's annotations, then those of the program's own headers
   // (a header's annotations apply to its own functions and loops).
-  std::vector<std::string> files = index.files;
-  if (files.empty() || files.front() != path)
-    files.insert(files.begin(), path.str());
+  std::vector<std::string> files{path.str()};
+  files.insert(files.end(), index.headers.begin(), index.headers.end());
   bool ok = true;
   for (const std::string &file : files) {
     auto text = llvm::MemoryBuffer::getFile(file);

@@ -1,9 +1,9 @@
-/* What the LLM + RAG systems share (header only, plain C): reading the
- * passages and questions, the few-shot QA prompt, the QA models and their
- * generation call, the answers file and the end-of-run summary.
+/* What the compound systems share (header only, plain C): the command line,
+ * reading the passages and questions, the few-shot QA prompt, the QA models
+ * and their generation call, the answers file and the end-of-run summary.
  *
- * The including program defines its knob functions (approx-cc reads
- * annotations from the main source file only) and calls these helpers:
+ * The including program defines its own knob functions (their annotations
+ * differ from system to system) and calls these helpers:
  *   int passage_words(void);  words kept of each passage in the prompt
  *   int answer_tokens(void);  maximum new tokens of an answer
  * and sets `rag_program` (the name in messages) before anything else. */

@@ -136,9 +136,7 @@ static void pagerank_tool(int i, tool_output *o, FILE *facts) {
   if (facts)
     fprintf(facts, "pagerank\t%d\ttop1\t%d\npagerank\t%d\ttop3\t%d %d %d\n", i, top[0], i, top[0],
             top[1], top[2]);
-  free(s.rank);
-  free(s.next);
-  free(s.contrib);
+  pagerank_state_free(&s);
 }
 
 static void lavamd_tool(int i, tool_output *o, FILE *facts) {

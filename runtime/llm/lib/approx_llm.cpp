@@ -199,7 +199,6 @@ int copyOut(const std::string &text, char *out, size_t outSize) {
   return (int)text.size();
 }
 
-// The real generation; fills `text` and `s`.
 // Softmax probability of candidate `at` among the finite logits of `arr`.
 double probabilityOf(const llama_token_data_array &arr, size_t at) {
   double top = -INFINITY, sum = 0;
@@ -210,6 +209,15 @@ double probabilityOf(const llama_token_data_array &arr, size_t at) {
     if (std::isfinite(arr.data[j].logit))
       sum += std::exp(arr.data[j].logit - top);
   return sum > 0 ? std::exp(arr.data[at].logit - top) / sum : 0;
+}
+
+// Every token with its logit for the next position, in token order.
+std::vector<llama_token_data> candidates(allm_model *m) {
+  const float *logits = llama_get_logits_ith(m->ctx, -1);
+  std::vector<llama_token_data> cand(llama_vocab_n_tokens(m->vocab));
+  for (size_t j = 0; j < cand.size(); j++)
+    cand[j] = {(llama_token)j, logits[j], 0.f};
+  return cand;
 }
 
 // Index of the first largest finite logit of `arr`; -1 if none is finite.
@@ -228,14 +236,15 @@ constexpr size_t kGrammarShortlist = 64;
 // The greedy next token: the most likely one `grammar` (may be null) allows.
 // With `prob`, its probability: softmax over the allowed tokens among the
 // kGrammarShortlist most likely and the end-of-generation tokens (among all
-// allowed tokens when none of those is; among all tokens without a grammar). Applying a grammar does not
-// advance it. Returns -1 when the grammar allows no token.
+// allowed tokens when none of those is; among all tokens without a grammar).
+// Applying a grammar does not advance it. Returns -1 when the grammar allows no token.
 llama_token greedyToken(allm_model *m, llama_sampler *grammar, double *prob) {
-  const float *logits = llama_get_logits_ith(m->ctx, -1);
-  int n = llama_vocab_n_tokens(m->vocab);
-  std::vector<llama_token_data> cand(n);
-  for (int j = 0; j < n; j++)
-    cand[j] = {j, logits[j], 0.f};
+  if (!grammar && !prob) { // most tokens: the first largest logit, nothing to copy
+    const float *logits = llama_get_logits_ith(m->ctx, -1);
+    int n = llama_vocab_n_tokens(m->vocab);
+    return (llama_token)(std::max_element(logits, logits + n) - logits);
+  }
+  std::vector<llama_token_data> cand = candidates(m);
   llama_token_data_array arr{cand.data(), cand.size(), -1, false};
   if (grammar) {
     // The shortlist: the most likely tokens, and the end-of-generation
@@ -266,6 +275,7 @@ llama_token greedyToken(allm_model *m, llama_sampler *grammar, double *prob) {
   return arr.data[best].id;
 }
 
+// The real generation; fills `text` and `s`.
 bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::string &text,
               allm_stats &s) {
   std::vector<llama_token> tokens;
@@ -307,10 +317,7 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
     if (chain) {
       t = llama_sampler_sample(chain, m->ctx, -1);
       if (i == 0) { // among all tokens
-        const float *logits = llama_get_logits_ith(m->ctx, -1);
-        std::vector<llama_token_data> all(llama_vocab_n_tokens(m->vocab));
-        for (size_t j = 0; j < all.size(); j++)
-          all[j] = {(llama_token)j, logits[j], 0.f};
+        std::vector<llama_token_data> all = candidates(m);
         prob = probabilityOf({all.data(), all.size(), -1, false}, (size_t)t);
       }
     } else {
