@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "../BenchUtil.h"
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
-#include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Pipeline/Pipeline.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -129,9 +129,8 @@ Compiled run(MLIRContext &ctx, const std::string &text) {
     std::exit(1);
   }
   PassManager pm(&ctx);
-  approx::buildApproxPipeline(pm, {});
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  approx::buildApproxPipeline(
+      pm, {"", "baked", false, approx::PipelineStage::Approx});
   double t0 = nowSeconds();
   if (failed(pm.run(*module))) {
     llvm::errs() << "pipeline failed on a benchmark program\n";

@@ -2,7 +2,7 @@
 #include "approx/Execution/Execution.h"
 
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
-#include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Pipeline/Pipeline.h"
 #include "approx_runtime.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -66,8 +66,8 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
     out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
     if (out.module) {
       PassManager pm(out.ctx.get());
-      buildApproxToLLVMPipeline(
-          pm, {options.configPath, options.mode, options.exact});
+      buildApproxPipeline(pm, {options.configPath, options.mode,
+                               options.exact, PipelineStage::LLVM});
       if (failed(pm.run(*out.module)))
         out.module = nullptr;
     }
@@ -137,8 +137,9 @@ JitModule::create(StringRef source, StringRef bufferName,
   impl->ctx = std::move(lowered->ctx);
 
   SymbolBindings all = symbols;
-  all.emplace_back("approx_rt_param", reinterpret_cast<void *>(&approx_rt_param));
-  all.emplace_back("approx_rt_table", reinterpret_cast<void *>(approx_rt_table));
+  all.emplace_back(APPROX_RT_PARAM_FN,
+                   reinterpret_cast<void *>(&approx_rt_param));
+  all.emplace_back(APPROX_RT_TABLE, reinterpret_cast<void *>(approx_rt_table));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);

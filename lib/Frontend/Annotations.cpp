@@ -1,5 +1,6 @@
 //===- Annotations.cpp - `// @approx:` comment annotations ----------------===//
 #include "approx/Frontend/Annotations.h"
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -261,8 +262,7 @@ parseAnnotations(StringRef text, std::vector<AnnotationError> &errors) {
       ann.kind = SourceAnnotation::StaticTransform;
     } else if (kind == "safety_contract") {
       ann.kind = SourceAnnotation::SafetyContract;
-    } else if (kind == "loop_perforate" || kind == "func_substitute" ||
-               kind == "task_skipping") {
+    } else if (approx::symbolizeTransformKind(kind)) {
       // `@approx:<transform> ...`: static with knob_val, else a tree.
       shorthand = kind.str();
       bool isStatic = body->contains("knob_val");
@@ -271,8 +271,8 @@ parseAnnotations(StringRef text, std::vector<AnnotationError> &errors) {
     } else {
       p.error(ann.pos, "unknown annotation '@approx:" + kind +
                            "' (expected decision_tree, static_transform, "
-                           "safety_contract, loop_perforate, func_substitute "
-                           "or task_skipping)");
+                           "safety_contract or a transform kind: " +
+                           approx::transformKindList() + ")");
       continue;
     }
     if (shorthand) {

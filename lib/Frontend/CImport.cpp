@@ -387,7 +387,8 @@ private:
       sourceBase = v->identifier;
       linkBase = *sym;
     }
-    if (type.getValue() == kFuncSubstitute &&
+    if (symbolizeTransformKind(type.getValue()) ==
+            TransformKind::FuncSubstitute &&
         failed(bridgeVariants(ann, sourceBase, linkBase)))
       return failure();
 

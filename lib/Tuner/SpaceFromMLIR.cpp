@@ -2,6 +2,7 @@
 #include "approx/Tuner/SpaceFromMLIR.h"
 
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Support/ParamNames.h"
 
 #include <algorithm>
 
@@ -10,10 +11,6 @@ using namespace mlir;
 namespace approx::tune {
 
 namespace {
-
-std::string knobName(StringRef func, std::optional<StringRef> knob) {
-  return knob ? (func + "_" + *knob).str() : func.str();
-}
 
 std::vector<int64_t> sortedUnique(ArrayRef<int32_t> xs) {
   std::vector<int64_t> v(xs.begin(), xs.end());
@@ -47,33 +44,33 @@ Space spaceFromAnnotations(ModuleOp module) {
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
       KnobParams k;
-      k.name = knobName(dt.getFuncName(), dt.getKnobName());
+      k.name = names::knob(dt.getFuncName(), dt.getKnobName());
       k.function = dt.getFuncName().str();
       k.transformType = dt.getTransformType().str();
       k.decisionTree = true;
       for (auto [i, t] : llvm::enumerate(dt.getThresholds()))
         k.thresholds.push_back(addParam(
-            space, k, "threshold_" + std::to_string(i), ParamKind::Threshold,
+            space, k, names::thresholdSuffix(i), ParamKind::Threshold,
             t, unsigned(i),
             dt.getThresholdsLowers() ? (*dt.getThresholdsLowers())[i] : t,
             dt.getThresholdsUppers() ? (*dt.getThresholdsUppers())[i] : t));
       std::vector<int64_t> values = sortedUnique(
           dt.getDecisionValues() ? *dt.getDecisionValues() : dt.getDecisions());
       for (auto [j, d] : llvm::enumerate(dt.getDecisions()))
-        k.decisions.push_back(addParam(space, k, "decision_" + std::to_string(j),
+        k.decisions.push_back(addParam(space, k, names::decisionSuffix(j),
                                        ParamKind::Decision, d, unsigned(j),
                                        values.front(), values.back(), values));
       space.knobs.push_back(k);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
       KnobParams k;
-      k.name = knobName(st.getFuncName(), st.getKnobName());
+      k.name = names::knob(st.getFuncName(), st.getKnobName());
       k.function = st.getFuncName().str();
       k.transformType = st.getTransformType().str();
       int32_t v = int32_t(st.getKnobValAttr().getInt());
       std::vector<int64_t> values =
           st.getDecisionValues() ? sortedUnique(*st.getDecisionValues())
                                  : std::vector<int64_t>{v};
-      k.knobVal = addParam(space, k, "knob_val", ParamKind::KnobVal, v, 0,
+      k.knobVal = addParam(space, k, names::knobValSuffix(), ParamKind::KnobVal, v, 0,
                            values.front(), values.back(), values);
       space.knobs.push_back(k);
     }
@@ -93,19 +90,19 @@ unsigned applyToAnnotations(ModuleOp module, const Config &config) {
   Builder b(module.getContext());
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
-      std::string k = knobName(dt.getFuncName(), dt.getKnobName());
+      std::string k = names::knob(dt.getFuncName(), dt.getKnobName());
       SmallVector<int32_t> thresholds(dt.getThresholds());
       SmallVector<int32_t> decisions(dt.getDecisions());
       for (auto [i, t] : llvm::enumerate(thresholds))
-        t = lookup(k + "_threshold_" + std::to_string(i), t);
+        t = lookup(names::threshold(k, i), t);
       for (auto [j, d] : llvm::enumerate(decisions))
-        d = lookup(k + "_decision_" + std::to_string(j), d);
+        d = lookup(names::decision(k, j), d);
       dt.setThresholds(thresholds);
       dt.setDecisions(decisions);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
-      std::string k = knobName(st.getFuncName(), st.getKnobName());
+      std::string k = names::knob(st.getFuncName(), st.getKnobName());
       st.setKnobValAttr(b.getI32IntegerAttr(
-          lookup(k + "_knob_val", int32_t(st.getKnobValAttr().getInt()))));
+          lookup(names::knobVal(k), int32_t(st.getKnobValAttr().getInt()))));
     }
   }
   return written;

@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* The ABI between generated code and the runtime; the compiler's lowering
+ * of approx.runtime_param (lower-approx-runtime) takes it from here. */
+#define APPROX_RT_PARAM_FN "approx_rt_param"  /* the function below */
+#define APPROX_RT_TABLE "approx_rt_table"     /* int64_t[SLOTS], exported */
+#define APPROX_RT_TABLE_SLOTS 16384
+#define APPROX_RT_READY_SHIFT 32 /* bit set in a slot's word once registered */
+
 /* Called by generated code: the current value of parameter `name`, which
  * the compiler assigned to `slot` (dense, per program), with `dflt` the
  * value configured at compile time. Generated code first reads the word of

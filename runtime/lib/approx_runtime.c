@@ -10,23 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxSlots = 16384 };
+enum { kMaxSlots = APPROX_RT_TABLE_SLOTS };
 
 typedef struct {
   const char *name;
   int32_t dflt;
 } Slot;
 
-/* The published value of every slot, read inline by generated code: bit 32
- * is set once the slot is registered, the value is in the low 32 bits (one
- * word, so one relaxed load sees both). */
+/* The published value of every slot, read inline by generated code: bit
+ * APPROX_RT_READY_SHIFT is set once the slot is registered, the value is in
+ * the low 32 bits (one word, so one relaxed load sees both). */
 _Atomic int64_t approx_rt_table[kMaxSlots];
 
 static Slot slots[kMaxSlots];
 
 static void publish(const Slot *s, int32_t value) {
   atomic_store_explicit(&approx_rt_table[s - slots],
-                        ((int64_t)1 << 32) | (uint32_t)value,
+                        ((int64_t)1 << APPROX_RT_READY_SHIFT) | (uint32_t)value,
                         memory_order_release);
 }
 
@@ -306,7 +306,7 @@ int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
   if (slot >= 0 && slot < kMaxSlots) {
     int64_t word = atomic_load_explicit(&approx_rt_table[slot],
                                         memory_order_acquire);
-    if (word >> 32)
+    if (word >> APPROX_RT_READY_SHIFT)
       return (int32_t)(uint32_t)word;
   }
   if (slot < 0 || slot >= kMaxSlots) {
@@ -319,7 +319,7 @@ int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
   loadEnvLocked();
   Slot *s = &slots[slot];
   if (!(atomic_load_explicit(&approx_rt_table[slot], memory_order_relaxed) >>
-        32)) {
+        APPROX_RT_READY_SHIFT)) {
     s->name = name;
     s->dflt = dflt;
     int32_t value = dflt;

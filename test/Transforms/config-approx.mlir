@@ -17,18 +17,18 @@ approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_p
 approx.util.annotation.safety_contract <{func_name = "f", checker = "ok", recover = "f"}>
 approx.util.annotation.static_transform <{func_name = "g", knob_name = "loop", loop_path = array<i64: 0>, transform_type = "loop_perforate", knob_val = 2 : i32}>
 
-// DEFAULT: approx.decision_tree %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 3>{{.*}}thresholds = array<i32: 5, 10>
+// DEFAULT: approx.decision_tree loop_perforate %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 3>{{.*}}thresholds = array<i32: 5, 10>
 // DEFAULT: approx.safety_contract
-// DEFAULT: approx.transform <{knob_val = 2 : i32, transform_type = "loop_perforate"}>
+// DEFAULT: approx.transform loop_perforate <{knob_val = 2 : i32}>
 
-// JSON: approx.decision_tree %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 1>{{.*}}thresholds = array<i32: 3, 12>
-// JSON: approx.transform <{knob_val = 4 : i32, transform_type = "loop_perforate"}>
+// JSON: approx.decision_tree loop_perforate %{{.*}} <{{{.*}}decisions = array<i32: 0, 2, 1>{{.*}}thresholds = array<i32: 3, 12>
+// JSON: approx.transform loop_perforate <{knob_val = 4 : i32}>
 
-// RUNTIME: approx.decision_tree %{{.*}} <{{{.*}}runtime_params = ["f_threshold_0", "f_threshold_1", "f_decision_0", "f_decision_1", "f_decision_2"]{{.*}}thresholds = array<i32: 3, 12>
-// RUNTIME: approx.transform <{knob_val = 4 : i32, runtime_param = "g_loop_knob_val", transform_type = "loop_perforate"}>
+// RUNTIME: approx.decision_tree loop_perforate %{{.*}} <{{{.*}}runtime_params = ["f_threshold_0", "f_threshold_1", "f_decision_0", "f_decision_1", "f_decision_2"]{{.*}}thresholds = array<i32: 3, 12>
+// RUNTIME: approx.transform loop_perforate <{knob_val = 4 : i32, runtime_param = "g_loop_knob_val"}>
 
 // EXACT-LABEL: func.func @f(
 // EXACT-NOT:     func.call @s
-// EXACT:         approx.transform <{knob_val = 0 : i32, transform_type = "loop_perforate"}>
+// EXACT:         approx.transform loop_perforate <{knob_val = 0 : i32}>
 // EXACT-NOT:     approx.safety_contract
-// EXACT:         approx.transform <{knob_val = 0 : i32, transform_type = "loop_perforate"}>
+// EXACT:         approx.transform loop_perforate <{knob_val = 0 : i32}>

@@ -15,7 +15,7 @@ func.func @whole(%n: index, %k: i32) -> i32 {
 approx.util.annotation.decision_tree <{func_name = "whole", transform_type = "loop_perforate", state_indices = array<i64: -1>, state_function = "s", thresholds = array<i32: 5>, decisions = array<i32: 0, 2>}>
 
 // CHECK-LABEL: func.func @whole
-// CHECK-NEXT:    %[[R:.*]] = approx.knob <{id = 0 : i32, name = "whole", params = {decision_tree = {{{.*}}func_name = "whole"{{.*}}}}, transform_types = ["loop_perforate"]}> -> i32 {
+// CHECK-NEXT:    %[[R:.*]] = approx.knob <{id = 0 : i32, name = "whole", params = {decision_tree = {{{.*}}func_name = "whole"{{.*}}}}, transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
 // CHECK:           %[[L:.*]] = scf.for
 // CHECK:           approx.yield %[[L]] : i32
 // CHECK-NEXT:    }

@@ -11,9 +11,9 @@ approx.util.annotation.decision_tree <{func_name = "f", transform_type = "task_s
 
 // CHECK-LABEL: func.func @f(
 // CHECK-SAME:    %[[A:.*]]: f32, %[[B:.*]]: i32, %[[C:.*]]: f32)
-// CHECK:         approx.knob <{id = 0 : i32, name = "f", transform_types = ["task_skipping"]}> -> f32 {
+// CHECK:         approx.knob <{id = 0 : i32, name = "f", transform_types = [#approx.kind<task_skipping>]}> -> f32 {
 // CHECK-NEXT:      %[[S:.*]] = func.call @state2(%[[B]], %[[C]]) : (i32, f32) -> i32
-// CHECK-NEXT:      approx.decision_tree %[[S]] <{decision_values = array<i32: 0, 1, 2>, decisions = array<i32: 0, 1, 2>, state_function = "state2", state_indices = array<i64: 1, -1>, thresholds = array<i32: 4, 9>, thresholds_lowers = array<i32: 0, 5>, thresholds_uppers = array<i32: 4, 20>, transform_type = "task_skipping"}> : i32
+// CHECK-NEXT:      approx.decision_tree task_skipping %[[S]] <{decision_values = array<i32: 0, 1, 2>, decisions = array<i32: 0, 1, 2>, state_function = "state2", state_indices = array<i64: 1, -1>, thresholds = array<i32: 4, 9>, thresholds_lowers = array<i32: 0, 5>, thresholds_uppers = array<i32: 4, 20>}> : i32
 // CHECK-NEXT:      arith.addf
 
 // -----
@@ -26,7 +26,7 @@ approx.util.annotation.static_transform <{func_name = "g", transform_type = "fun
 approx.util.annotation.safety_contract <{func_name = "g", checker = "check", recover = "g"}>
 
 // CHECK-LABEL: func.func @g(
-// CHECK:         approx.knob <{id = 0 : i32, name = "g", transform_types = ["func_substitute"]}> -> i32 {
-// CHECK-NEXT:      approx.transform <{knob_val = 1 : i32, transform_type = "func_substitute"}>
+// CHECK:         approx.knob <{id = 0 : i32, name = "g", transform_types = [#approx.kind<func_substitute>]}> -> i32 {
+// CHECK-NEXT:      approx.transform func_substitute <{knob_val = 1 : i32}>
 // CHECK-NEXT:      approx.safety_contract <{checker = @check, recover = @g}>
 // CHECK-NEXT:      approx.yield

@@ -3,8 +3,8 @@
 
 func.func @f() {
   // expected-error @+1 {{was not lowered; run transform-approx before finalize-approx}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 2 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 2 : i32}>
     approx.yield
   }
   return

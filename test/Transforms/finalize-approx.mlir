@@ -2,7 +2,7 @@
 
 // Lowered knobs are inlined; their results become the yielded values.
 func.func @f(%x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"], lowered}> -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>], lowered}> -> i32 {
     %y = arith.addi %x, %x : i32
     approx.yield %y : i32
   }

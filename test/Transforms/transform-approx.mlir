@@ -4,9 +4,9 @@
 // scf.index_switch, scale the loop step by max(k, 1). The loop is not copied.
 func.func private @s(i32) -> i32
 func.func @perforate_for(%n: index, %x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "p", transform_types = ["loop_perforate"]}> -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "p", transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
     %st = func.call @s(%x) : (i32) -> i32
-    approx.decision_tree %st <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5, 10>, decisions = array<i32: 0, 2, 4>}> : i32
+    approx.decision_tree loop_perforate %st <{state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5, 10>, decisions = array<i32: 0, 2, 4>}> : i32
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %l = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (i32) {
@@ -44,8 +44,8 @@ func.func @perforate_for(%n: index, %x: i32) -> i32 {
 
 // scf.while: the induction increment is scaled; a static value folds in.
 func.func @perforate_while(%n: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "w", transform_types = ["loop_perforate"]}> -> i32 {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 3 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "w", transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
+    approx.transform loop_perforate <{knob_val = 3 : i32}>
     %c0 = arith.constant 0 : i32
     %one = arith.constant 1 : i32
     %res:2 = scf.while (%i = %c0, %acc = %c0) : (i32, i32) -> (i32, i32) {
@@ -79,9 +79,9 @@ func.func private @s(i32) -> i32
 func.func private @approx_f_1(f32, i32) -> f32
 func.func private @approx_f_3(f32, i32) -> f32
 func.func @f(%x: f32, %st: i32) -> f32 {
-  %r = approx.knob <{id = 0 : i32, name = "f", transform_types = ["func_substitute"]}> -> f32 {
+  %r = approx.knob <{id = 0 : i32, name = "f", transform_types = [#approx.kind<func_substitute>]}> -> f32 {
     %v = func.call @s(%st) : (i32) -> i32
-    approx.decision_tree %v <{transform_type = "func_substitute", state_function = "s", state_indices = array<i64: -1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 3>}> : i32
+    approx.decision_tree func_substitute %v <{state_function = "s", state_indices = array<i64: -1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 3>}> : i32
     %y = arith.mulf %x, %x : f32
     approx.yield %y : f32
   }
@@ -108,8 +108,8 @@ func.func @f(%x: f32, %st: i32) -> f32 {
 func.func private @g(i32) -> i32
 func.func private @approx_g_2(i32) -> i32
 func.func @h(%n: index, %x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "h", transform_types = ["func_substitute"], callee = @g}> -> i32 {
-    approx.transform <{transform_type = "func_substitute", knob_val = 2 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "h", transform_types = [#approx.kind<func_substitute>], callee = @g}> -> i32 {
+    approx.transform func_substitute <{knob_val = 2 : i32}>
     %a = func.call @g(%x) : (i32) -> i32
     %b = func.call @g(%a) : (i32) -> i32
     approx.yield %b : i32
@@ -127,8 +127,8 @@ func.func @h(%n: index, %x: i32) -> i32 {
 func.func private @g(i32) -> i32
 func.func private @approx_g_1(i32) -> i32
 func.func @h2(%k: i32, %x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "h2", transform_types = ["func_substitute"], callee = @g}> -> i32 {
-    approx.transform %k <{transform_type = "func_substitute", decision_values = array<i32: 0, 1>}>
+  %r = approx.knob <{id = 0 : i32, name = "h2", transform_types = [#approx.kind<func_substitute>], callee = @g}> -> i32 {
+    approx.transform func_substitute %k <{decision_values = array<i32: 0, 1>}>
     %a = func.call @g(%x) : (i32) -> i32
     approx.yield %a : i32
   }
@@ -147,8 +147,8 @@ func.func @h2(%k: i32, %x: i32) -> i32 {
 
 // Task skipping on scf.if: k = 0 keeps the condition, 1 forces then, 2 else.
 func.func @t_if(%k: i32, %c: i1, %x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = ["task_skipping"]}> -> i32 {
-    approx.transform %k <{transform_type = "task_skipping", decision_values = array<i32: 0, 1, 2>}>
+  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = [#approx.kind<task_skipping>]}> -> i32 {
+    approx.transform task_skipping %k <{decision_values = array<i32: 0, 1, 2>}>
     %v = scf.if %c -> i32 {
       scf.yield %x : i32
     } else {
@@ -173,8 +173,8 @@ func.func @t_if(%k: i32, %c: i1, %x: i32) -> i32 {
 // Task skipping on scf.index_switch with a static value: branch k-1 = the
 // second case (value 7).
 func.func @t_switch(%sel: index) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = ["task_skipping"]}> -> i32 {
-    approx.transform <{transform_type = "task_skipping", knob_val = 2 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "t", transform_types = [#approx.kind<task_skipping>]}> -> i32 {
+    approx.transform task_skipping <{knob_val = 2 : i32}>
     %v = scf.index_switch %sel -> i32
     case 3 {
       %a = arith.constant 30 : i32
@@ -204,8 +204,8 @@ func.func private @recover(i32) -> i32
 func.func private @g(i32) -> i32
 func.func private @approx_g_1(i32) -> i32
 func.func @sc(%x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "sc", transform_types = ["func_substitute"], callee = @g}> -> i32 {
-    approx.transform <{transform_type = "func_substitute", knob_val = 1 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "sc", transform_types = [#approx.kind<func_substitute>], callee = @g}> -> i32 {
+    approx.transform func_substitute <{knob_val = 1 : i32}>
     approx.safety_contract <{checker = @check, recover = @recover}>
     %a = func.call @g(%x) : (i32) -> i32
     approx.yield %a : i32
@@ -225,14 +225,14 @@ func.func @sc(%x: i32) -> i32 {
 
 // -----
 
-// Runtime table: thresholds and decisions are read inline from the published
-// word of their slot in approx_rt_table; approx_rt_param (with the name and
-// the compile-time default) registers a slot on its first read.
+// Runtime table: thresholds and decisions become approx.runtime_param reads
+// (lowered to the runtime's ABI by lower-approx-runtime), the compile-time
+// values their defaults.
 func.func private @s(i32) -> i32
 func.func @rt(%n: index, %x: i32) {
-  approx.knob <{id = 0 : i32, name = "rt", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "rt", transform_types = [#approx.kind<loop_perforate>]}> {
     %st = func.call @s(%x) : (i32) -> i32
-    approx.decision_tree %st <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 2>, runtime_params = ["rt_threshold_0", "rt_decision_0", "rt_decision_1"]}> : i32
+    approx.decision_tree loop_perforate %st <{state_function = "s", state_indices = array<i64: 1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 2>, runtime_params = ["rt_threshold_0", "rt_decision_0", "rt_decision_1"]}> : i32
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
@@ -241,25 +241,120 @@ func.func @rt(%n: index, %x: i32) {
   }
   return
 }
-// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_0("rt_threshold_0\00")
-// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_1("rt_decision_0\00")
-// CHECK-DAG: llvm.mlir.global internal constant @__approx_param_name_2("rt_decision_1\00")
-// CHECK-DAG: func.func private @approx_rt_param(i32, i32, !llvm.ptr) -> i32
-// CHECK-DAG: llvm.mlir.global external @approx_rt_table() {{.*}} : !llvm.array<16384 x i64>
 // CHECK-LABEL: func.func @rt(
-// CHECK:         %[[TABLE:.*]] = llvm.mlir.addressof @approx_rt_table
-// CHECK-NEXT:    %[[SLOT:.*]] = llvm.getelementptr %[[TABLE]][0] : (!llvm.ptr) -> !llvm.ptr, i64
-// CHECK-NEXT:    %[[WORD:.*]] = llvm.load %[[SLOT]] atomic monotonic
-// CHECK:         %[[READY:.*]] = arith.cmpi ne
-// CHECK-NEXT:    %[[T:.*]] = scf.if %[[READY]] -> (i32) {
-// CHECK-NEXT:      %[[V:.*]] = arith.trunci %[[WORD]] : i64 to i32
-// CHECK-NEXT:      scf.yield %[[V]]
-// CHECK-NEXT:    } else {
-// CHECK-NEXT:      %[[SLOT0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:      %[[DFLT:.*]] = arith.constant 5 : i32
-// CHECK-NEXT:      %[[R:.*]] = func.call @approx_rt_param(%[[SLOT0]], %[[DFLT]], %{{.*}})
-// CHECK-NEXT:      scf.yield %[[R]]
-// CHECK:         arith.cmpi sge, %{{.*}}, %[[T]]
+// CHECK:         %[[ST:.*]] = func.call @s
+// CHECK:         %[[T:.*]] = approx.runtime_param <{default_value = 5 : i32, name = "rt_threshold_0"}> : i32
+// CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[ST]], %[[T]]
 // CHECK:         scf.index_switch
-// CHECK:           func.call @approx_rt_param
-// CHECK:           func.call @approx_rt_param
+// CHECK:           approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
+// CHECK:         default {
+// CHECK:           approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
+
+// -----
+
+// A static knob value in a runtime-table build is one runtime_param.
+func.func @rt_static(%n: index) {
+  approx.knob <{id = 0 : i32, name = "rs", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 3 : i32, runtime_param = "rs_knob_val"}>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    approx.yield
+  }
+  return
+}
+// CHECK-LABEL: func.func @rt_static(
+// CHECK:         %[[K:.*]] = approx.runtime_param <{default_value = 3 : i32, name = "rs_knob_val"}> : i32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[F:.*]] = arith.maxsi %[[K]], %[[ONE]]
+// CHECK:         %[[S:.*]] = arith.index_cast %[[F]]
+// CHECK:         %[[STEP:.*]] = arith.muli %{{.*}}, %[[S]]
+// CHECK:         scf.for %{{.*}} step %[[STEP]]
+
+// -----
+
+// loop_truncate_end keeps the first ceil(n/k) iterations: the upper bound
+// becomes min(lb + ceil(n/k) * step, ub), n = ceil(max(ub - lb, 0) / step).
+func.func @trunc_end(%lb: index, %ub: index) {
+  approx.knob <{id = 0 : i32, name = "te", transform_types = [#approx.kind<loop_truncate_end>]}> {
+    approx.transform loop_truncate_end <{knob_val = 4 : i32}>
+    %c3 = arith.constant 3 : index
+    scf.for %i = %lb to %ub step %c3 {
+    }
+    approx.yield
+  }
+  return
+}
+// CHECK-LABEL: func.func @trunc_end(
+// CHECK-SAME:      %[[LB:.*]]: index, %[[UB:.*]]: index)
+// CHECK:         %[[STEP:.*]] = arith.constant 3 : index
+// CHECK:         %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]]
+// CHECK:         %[[POS:.*]] = arith.maxsi %[[SPAN]]
+// CHECK:         %[[N:.*]] = arith.ceildivsi %[[POS]], %[[STEP]]
+// CHECK:         %[[K:.*]] = arith.constant 4 : i32
+// CHECK:         %[[KI:.*]] = arith.index_cast %[[K]]
+// CHECK:         %[[KEEP:.*]] = arith.ceildivsi %[[N]], %[[KI]]
+// CHECK:         %[[LEN:.*]] = arith.muli %[[KEEP]], %[[STEP]]
+// CHECK:         %[[END:.*]] = arith.addi %[[LB]], %[[LEN]]
+// CHECK:         %[[NEWUB:.*]] = arith.minsi %[[END]], %[[UB]]
+// CHECK:         scf.for %{{.*}} = %[[LB]] to %[[NEWUB]] step %[[STEP]]
+
+// -----
+
+// loop_truncate_start keeps the last ceil(n/k): the lower bound moves past
+// the n - ceil(n/k) skipped iterations.
+func.func @trunc_start(%lb: index, %ub: index) {
+  approx.knob <{id = 0 : i32, name = "ts", transform_types = [#approx.kind<loop_truncate_start>]}> {
+    approx.transform loop_truncate_start <{knob_val = 2 : i32}>
+    %c1 = arith.constant 1 : index
+    scf.for %i = %lb to %ub step %c1 {
+    }
+    approx.yield
+  }
+  return
+}
+// CHECK-LABEL: func.func @trunc_start(
+// CHECK-SAME:      %[[LB:.*]]: index, %[[UB:.*]]: index)
+// CHECK:         %[[N:.*]] = arith.ceildivsi
+// CHECK:         %[[KEEP:.*]] = arith.ceildivsi %[[N]]
+// CHECK:         %[[SKIP:.*]] = arith.subi %[[N]], %[[KEEP]]
+// CHECK:         %[[OFF:.*]] = arith.muli %[[SKIP]]
+// CHECK:         %[[NEWLB:.*]] = arith.addi %[[LB]], %[[OFF]]
+// CHECK:         scf.for %{{.*}} = %[[NEWLB]] to %[[UB]]
+
+// -----
+
+// loop_random_skip guards the body with a hash of the iteration (seeded by
+// the knob id); a skipped iteration passes its iteration arguments through.
+func.func @random(%n: index, %x: i32) -> i32 {
+  %r = approx.knob <{id = 7 : i32, name = "rs", transform_types = [#approx.kind<loop_random_skip>]}> -> i32 {
+    approx.transform loop_random_skip %x <{}>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (i32) {
+      %a = arith.addi %acc, %x : i32
+      scf.yield %a : i32
+    }
+    approx.yield %s : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @random(
+// CHECK-SAME:      %{{.*}}: index, %[[X:.*]]: i32)
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[DIV:.*]] = arith.maxsi %[[X]], %[[ONE]]
+// CHECK:         %[[DIV64:.*]] = arith.extsi %[[DIV]] : i32 to i64
+// CHECK:         scf.for %[[I:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i32) {
+// CHECK:           %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK:           arith.constant 8 : i64
+// CHECK:           %[[REM:.*]] = arith.remui %{{.*}}, %[[DIV64]] : i64
+// CHECK:           %[[KEEP_IT:.*]] = arith.cmpi eq, %[[REM]]
+// CHECK:           %[[V:.*]] = scf.if %[[KEEP_IT]] -> (i32) {
+// CHECK-NEXT:        %[[A:.*]] = arith.addi %[[ACC]], %[[X]]
+// CHECK-NEXT:        scf.yield %[[A]]
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[ACC]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[V]]

@@ -1,4 +1,4 @@
-// Perforated loop (for and while), substituted function, skipped task and a
+// Perforated loop (for and while), truncated loop, substituted function, skipped task and a
 // safety contract, each printing its result next to the value predicted by a
 // plain reference implementation in the same program.
 // RUN: approx-cc %s -O2 -o %t
@@ -55,6 +55,18 @@ long count_down(const int *bound) {
   return s;
 }
 
+// The first quarter of the samples (ceil(n/4) of them).
+// @approx:loop_truncate_end knob_val=4
+double head_mean(const double *x, int n) {
+  double s = 0;
+  int c = 0;
+  for (int i = 0; i < n; i++) {
+    s += x[i];
+    ++c;
+  }
+  return s / c;
+}
+
 static double newton(double x, int steps) {
   double y = x;
   for (int i = 0; i < steps; i++)
@@ -97,6 +109,7 @@ int main(void) {
     x[i] = sin(i * 0.1) + 2;
   show("mean load=3", mean(x, 1000, 3), mean_ref(x, 1000, 1));
   show("mean load=30", mean(x, 1000, 30), mean_ref(x, 1000, K(4)));
+  show("head_mean", head_mean(x, 999), mean_ref(x, K(4) ? 250 : 999, 1));
   int bound = 100;
   long want = 0;
   for (int i = 0; i < bound; i += K(3) ? K(3) : 1)

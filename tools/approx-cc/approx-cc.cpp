@@ -7,9 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
-#include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Pipeline/Pipeline.h"
 #include "approx/Frontend/CImport.h"
-#include "approx/Frontend/Passes.h"
 #include "../common/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -19,7 +18,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -115,24 +113,16 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   if (emit == "mlir" || emit == "annotated")
     return print(*module);
 
-  approx::PipelineOptions opts{config, runtimeTable ? "runtime" : "baked",
-                               exact};
+  approx::PipelineOptions opts{
+      config, runtimeTable ? "runtime" : "baked", exact,
+      emit == "approx" ? approx::PipelineStage::Approx
+                       : approx::PipelineStage::LLVM};
   mlir::PassManager pm(&ctx);
-  if (emit == "approx") {
-    approx::buildApproxPipeline(pm, opts);
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
-    if (failed(pm.run(*module)))
-      return 1;
-    return print(*module);
-  }
   approx::buildApproxPipeline(pm, opts);
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  pm.addPass(approx::createLowerNswFor());
-  approx::buildLowerToLLVMPipeline(pm);
   if (failed(pm.run(*module)))
     return 1;
+  if (emit == "approx")
+    return print(*module);
   LLVMContext llvmCtx;
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, llvmCtx, source);

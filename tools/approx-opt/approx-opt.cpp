@@ -8,6 +8,7 @@
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/Passes.h"
+#include "approx/Pipeline/Pipeline.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,7 +18,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  approx::registerApproxPassesAndPipelines();
+  approx::registerApproxPasses();
+  approx::registerApproxPipelines();
   approx::registerFrontendPasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

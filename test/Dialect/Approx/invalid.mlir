@@ -3,7 +3,7 @@
 
 func.func private @s(i32) -> i32
 func.func @f(%x: i32) -> i32 { return %x : i32 }
-// expected-error @+1 {{unknown transform type 'loop_skip' (expected one of: loop_perforate, func_substitute, task_skipping)}}
+// expected-error @+1 {{unknown transform type 'loop_skip' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping)}}
 approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_skip", state_indices = array<i64: 0>, state_function = "s", thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}>
 
 // -----
@@ -233,8 +233,8 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{id must be >= 0, got -1}}
-  approx.knob <{id = -1 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = -1 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -244,8 +244,8 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{name must not be empty}}
-  approx.knob <{id = 0 : i32, name = "", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -264,8 +264,20 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error @+1 {{unknown transform type 'fuse'}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["fuse"]}> {
+  // expected-error @+2 {{expected ::approx::TransformKind to be one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping}}
+  // expected-error @+1 {{failed to parse Approx_TransformKindAttr parameter 'value'}}
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<fuse>]}> {
+    approx.yield
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    // expected-error @+1 {{unknown transform kind 'fuse' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping)}}
+    approx.transform fuse <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -275,8 +287,8 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{callee is only meaningful for func_substitute}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"], callee = @f}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>], callee = @f}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -286,8 +298,8 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{callee 'g' is not defined}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["func_substitute"], callee = @g}> {
-    approx.transform <{transform_type = "func_substitute", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<func_substitute>], callee = @g}> {
+    approx.transform func_substitute <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -297,8 +309,8 @@ func.func @f() {
 
 func.func @f(%x: i32) -> i64 {
   // expected-error @+1 {{yields 1 values whose types do not match the knob's results}}
-  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> -> i64 {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> -> i64 {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.yield %x : i32
   }
   return %r : i64
@@ -308,7 +320,7 @@ func.func @f(%x: i32) -> i64 {
 
 func.func @f(%x: i32) {
   // expected-error @+1 {{body must end with approx.yield}}
-  "approx.knob"() <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> ({
+  "approx.knob"() <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> ({
     "llvm.unreachable"() : () -> ()
   }) : () -> ()
   return
@@ -318,9 +330,9 @@ func.func @f(%x: i32) {
 
 func.func @f() {
   // expected-error @+1 {{has 2 management ops; a knob holds one decision_tree or transform}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
-    approx.transform <{transform_type = "loop_perforate", knob_val = 2 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
+    approx.transform loop_perforate <{knob_val = 2 : i32}>
     approx.yield
   }
   return
@@ -331,8 +343,8 @@ func.func @f() {
 func.func private @c() -> i1
 func.func @f() {
   // expected-error @+1 {{has more than one safety_contract}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.safety_contract <{checker = @c, recover = @f}>
     approx.safety_contract <{checker = @c, recover = @f}>
     approx.yield
@@ -344,7 +356,7 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{has nothing to transform: it needs a decision_tree or transform (or params for emit-management)}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     approx.yield
   }
   return
@@ -354,8 +366,8 @@ func.func @f() {
 
 func.func @f() {
   // expected-error @+1 {{is lowered but still holds management ops or params}}
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"], lowered}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>], lowered}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -365,9 +377,9 @@ func.func @f() {
 
 func.func private @s(i32) -> i32
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{transform type 'task_skipping' is not among the knob's transform_types}}
-    approx.decision_tree %x <{transform_type = "task_skipping", state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
+    approx.decision_tree task_skipping %x <{state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
     approx.yield
   }
   return
@@ -377,9 +389,9 @@ func.func @f(%x: i32) {
 
 func.func private @s(i32) -> i32
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{runtime_params needs one name per threshold and decision (3), got 1}}
-    approx.decision_tree %x <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>, runtime_params = ["a"]}> : i32
+    approx.decision_tree loop_perforate %x <{state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>, runtime_params = ["a"]}> : i32
     approx.yield
   }
   return
@@ -389,9 +401,9 @@ func.func @f(%x: i32) {
 
 func.func private @s(i32) -> i64
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{state function 's' must return exactly one i32}}
-    approx.decision_tree %x <{transform_type = "loop_perforate", state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
+    approx.decision_tree loop_perforate %x <{state_function = "s", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
     approx.yield
   }
   return
@@ -401,16 +413,16 @@ func.func @f(%x: i32) {
 
 func.func @f(%x: i32) {
   // expected-error @+1 {{'approx.decision_tree' op expects parent op 'approx.knob'}}
-  approx.decision_tree %x <{transform_type = "loop_perforate", state_function = "f", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
+  approx.decision_tree loop_perforate %x <{state_function = "f", state_indices = array<i64: 0>, thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}> : i32
   return
 }
 
 // -----
 
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{needs exactly one knob value: a knob_val attribute or a value operand}}
-    approx.transform %x <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+    approx.transform loop_perforate %x <{knob_val = 1 : i32}>
     approx.yield
   }
   return
@@ -419,9 +431,9 @@ func.func @f(%x: i32) {
 // -----
 
 func.func @f() {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{knob_val must be >= 0, got -4}}
-    approx.transform <{transform_type = "loop_perforate", knob_val = -4 : i32}>
+    approx.transform loop_perforate <{knob_val = -4 : i32}>
     approx.yield
   }
   return
@@ -430,9 +442,9 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{knob_val 2 is not one of decision_values}}
-    approx.transform <{transform_type = "loop_perforate", knob_val = 2 : i32, decision_values = array<i32: 0, 1>}>
+    approx.transform loop_perforate <{knob_val = 2 : i32, decision_values = array<i32: 0, 1>}>
     approx.yield
   }
   return
@@ -441,9 +453,9 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{decision value -1 is negative}}
-    approx.transform <{transform_type = "loop_perforate", knob_val = 0 : i32, decision_values = array<i32: -1, 0>}>
+    approx.transform loop_perforate <{knob_val = 0 : i32, decision_values = array<i32: -1, 0>}>
     approx.yield
   }
   return
@@ -452,9 +464,9 @@ func.func @f() {
 // -----
 
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
     // expected-error @+1 {{runtime_param needs a default knob_val}}
-    approx.transform %x <{transform_type = "loop_perforate", runtime_param = "k_knob_val"}>
+    approx.transform loop_perforate %x <{runtime_param = "k_knob_val"}>
     approx.yield
   }
   return
@@ -465,8 +477,8 @@ func.func @f(%x: i32) {
 func.func private @c(i32) -> i1
 func.func private @r(i32) -> i32
 func.func @f(%x: i32) -> i32 {
-  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> -> i32 {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     // expected-error @+1 {{checker 'c' has type (i32) -> (i1) but must have type (i32, i32) -> (i1)}}
     approx.safety_contract <{checker = @c, recover = @r}>
     approx.yield %x : i32
@@ -479,8 +491,8 @@ func.func @f(%x: i32) -> i32 {
 func.func private @c(i32, i32, i32) -> i1
 func.func private @r(i32, i32) -> i32
 func.func @f(%x: i32, %y: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     // expected-error @+1 {{checker 'c' has type (i32, i32, i32) -> (i1) but must have type (i32, i32) -> (i1)}}
     approx.safety_contract <{checker = @c, recover = @r}>
     approx.yield
@@ -493,8 +505,8 @@ func.func @f(%x: i32, %y: i32) {
 func.func private @c(i32) -> i1
 func.func private @r(i32) -> i32
 func.func @f(%x: i32) {
-  approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-    approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+  approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+    approx.transform loop_perforate <{knob_val = 1 : i32}>
     // expected-error @+1 {{recover function 'r' has type (i32) -> (i32) but must have type (i32) -> ()}}
     approx.safety_contract <{checker = @c, recover = @r}>
     approx.yield
@@ -513,8 +525,8 @@ approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_p
 
 func.func private @c() -> i1
 func.func private @r()
-approx.knob <{id = 0 : i32, name = "k", transform_types = ["loop_perforate"]}> {
-  approx.transform <{transform_type = "loop_perforate", knob_val = 1 : i32}>
+approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
+  approx.transform loop_perforate <{knob_val = 1 : i32}>
   // expected-error @+1 {{must be inside a function}}
   approx.safety_contract <{checker = @c, recover = @r}>
   approx.yield

@@ -9,6 +9,33 @@
 using namespace mlir;
 using namespace approx;
 
+std::string approx::transformKindList() {
+  std::string list;
+  for (uint32_t i = 0; i <= getMaxEnumValForTransformKind(); ++i)
+    list += (i ? ", " : "") + stringifyTransformKind(TransformKind(i)).str();
+  return list;
+}
+
+/// A transform kind written as a bare keyword in an op:
+/// `approx.transform loop_perforate <{...}>`.
+static ParseResult parseKind(OpAsmParser &parser, TransformKindAttr &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<TransformKind> k = symbolizeTransformKind(name);
+  if (!k)
+    return parser.emitError(loc, "unknown transform kind '")
+           << name << "' (expected one of: " << transformKindList() << ")";
+  kind = TransformKindAttr::get(parser.getContext(), *k);
+  return success();
+}
+
+static void printKind(OpAsmPrinter &printer, Operation *,
+                      TransformKindAttr kind) {
+  printer << stringifyTransformKind(kind.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "approx/Dialect/Approx/IR/ApproxOps.cpp.inc"
 
@@ -16,17 +43,26 @@ using namespace approx;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-bool approx::isKnownTransformType(StringRef name) {
-  return name == kLoopPerforate || name == kFuncSubstitute ||
-         name == kTaskSkipping;
+FailureOr<TransformKind> approx::parseTransformKind(Operation *op,
+                                                   StringRef name) {
+  if (std::optional<TransformKind> kind = symbolizeTransformKind(name))
+    return *kind;
+  return op->emitOpError("unknown transform type '")
+         << name << "' (expected one of: " << transformKindList() << ")";
 }
 
-LogicalResult approx::verifyTransformType(Operation *op, StringRef name) {
-  if (isKnownTransformType(name))
-    return success();
-  return op->emitOpError("unknown transform type '")
-         << name << "' (expected one of: " << kLoopPerforate << ", "
-         << kFuncSubstitute << ", " << kTaskSkipping << ")";
+bool approx::isLoopKind(TransformKind kind) {
+  switch (kind) {
+  case TransformKind::LoopPerforate:
+  case TransformKind::LoopTruncateEnd:
+  case TransformKind::LoopTruncateStart:
+  case TransformKind::LoopRandomSkip:
+    return true;
+  case TransformKind::FuncSubstitute:
+  case TransformKind::TaskSkipping:
+    return false;
+  }
+  llvm_unreachable("unknown transform kind");
 }
 
 LogicalResult approx::verifyDecisionTreeParams(
@@ -251,6 +287,12 @@ bool KnobOp::isWholeFunction() {
          next->getNextNode() == nullptr;
 }
 
+bool KnobOp::allows(TransformKind kind) {
+  return llvm::any_of(getTransformTypes(), [&](Attribute a) {
+    return cast<TransformKindAttr>(a).getValue() == kind;
+  });
+}
+
 LogicalResult KnobOp::verify() {
   if (getIdAttr().getInt() < 0)
     return emitOpError("id must be >= 0, got ") << getIdAttr().getInt();
@@ -258,13 +300,7 @@ LogicalResult KnobOp::verify() {
     return emitOpError("name must not be empty");
   if (getTransformTypes().empty())
     return emitOpError("transform_types must not be empty");
-  for (Attribute a : getTransformTypes())
-    if (failed(verifyTransformType(*this, cast<StringAttr>(a).getValue())))
-      return failure();
-  if (getCallee() &&
-      !llvm::any_of(getTransformTypes(), [](Attribute a) {
-        return cast<StringAttr>(a).getValue() == kFuncSubstitute;
-      }))
+  if (getCallee() && !allows(TransformKind::FuncSubstitute))
     return emitOpError("callee is only meaningful for func_substitute");
   return success();
 }
@@ -312,15 +348,11 @@ LogicalResult KnobOp::verifySymbolUses(SymbolTableCollection &tables) {
 // DecisionTreeOp / TransformOp / SafetyContractOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyAllowedByKnob(Operation *op, StringRef type) {
-  if (failed(verifyTransformType(op, type)))
-    return failure();
-  auto knob = op->getParentOfType<KnobOp>();
-  if (!llvm::any_of(knob.getTransformTypes(), [&](Attribute a) {
-        return cast<StringAttr>(a).getValue() == type;
-      }))
+static LogicalResult verifyAllowedByKnob(Operation *op, TransformKind kind) {
+  if (!op->getParentOfType<KnobOp>().allows(kind))
     return op->emitOpError("transform type '")
-           << type << "' is not among the knob's transform_types";
+           << stringifyTransformKind(kind)
+           << "' is not among the knob's transform_types";
   return success();
 }
 
@@ -377,6 +409,12 @@ LogicalResult TransformOp::verify() {
   return success();
 }
 
+LogicalResult RuntimeParamOp::verify() {
+  if (getName().empty())
+    return emitOpError("name must not be empty");
+  return success();
+}
+
 LogicalResult
 SafetyContractOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto knob = (*this)->getParentOfType<KnobOp>();
@@ -408,7 +446,8 @@ static LogicalResult verifyTargeting(Operation *op,
 
 static LogicalResult verifyCallee(Operation *op, StringRef transformType,
                                   std::optional<StringRef> callee) {
-  if (callee && transformType != kFuncSubstitute)
+  if (callee && symbolizeTransformKind(transformType) !=
+                    TransformKind::FuncSubstitute)
     return op->emitOpError("callee is only meaningful for func_substitute");
   return success();
 }
@@ -427,7 +466,7 @@ static FunctionOpInterface lookupTarget(Operation *op,
 }
 
 LogicalResult DecisionTreeAnnotationOp::verify() {
-  if (failed(verifyTransformType(*this, getTransformType())))
+  if (failed(parseTransformKind(*this, getTransformType())))
     return failure();
   if (auto n = getNumThresholdsAttr())
     if (n.getInt() != int64_t(getThresholds().size()))
@@ -453,7 +492,7 @@ DecisionTreeAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (failed(verifyStateFunction(*this, tables, target, getStateFunction(),
                                  getStateIndices())))
     return failure();
-  if (getTransformType() != kFuncSubstitute)
+  if (getKind() != TransformKind::FuncSubstitute)
     return success();
   SmallVector<int32_t> values(getDecisions());
   if (auto dv = getDecisionValues())
@@ -463,7 +502,7 @@ DecisionTreeAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult StaticTransformAnnotationOp::verify() {
-  if (failed(verifyTransformType(*this, getTransformType())))
+  if (failed(parseTransformKind(*this, getTransformType())))
     return failure();
   int64_t knobVal = getKnobValAttr().getInt();
   if (knobVal < 0)
@@ -485,7 +524,7 @@ LogicalResult
 StaticTransformAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (!lookupTarget(*this, tables, getFuncName()))
     return failure();
-  if (getTransformType() != kFuncSubstitute)
+  if (getKind() != TransformKind::FuncSubstitute)
     return success();
   SmallVector<int32_t> values{int32_t(getKnobValAttr().getInt())};
   if (auto dv = getDecisionValues())

@@ -2,6 +2,7 @@
 #include "Common.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Support/ParamNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -114,19 +115,19 @@ LogicalResult ConfigApproxPass::configure(DecisionTreeOp dt, KnobOp knob) {
   }
   SmallVector<int32_t> thresholds(dt.getThresholds());
   SmallVector<int32_t> decisions(dt.getDecisions());
-  SmallVector<std::string> names;
+  SmallVector<std::string> paramNames;
   for (auto [i, t] : llvm::enumerate(thresholds)) {
-    names.push_back(prefix + "_threshold_" + std::to_string(i));
-    t = lookup(names.back(), t);
+    paramNames.push_back(names::threshold(prefix, i));
+    t = lookup(paramNames.back(), t);
   }
   for (auto [j, d] : llvm::enumerate(decisions)) {
-    names.push_back(prefix + "_decision_" + std::to_string(j));
-    d = lookup(names.back(), d);
+    paramNames.push_back(names::decision(prefix, j));
+    d = lookup(paramNames.back(), d);
   }
   dt.setThresholds(thresholds);
   dt.setDecisions(decisions);
   if (mode == "runtime") {
-    SmallVector<StringRef> refs(names.begin(), names.end());
+    SmallVector<StringRef> refs(paramNames.begin(), paramNames.end());
     dt.setRuntimeParamsAttr(b.getStrArrayAttr(refs));
   }
   if (failed(verifyDecisionTreeParams(dt, thresholds, decisions,
@@ -143,7 +144,7 @@ LogicalResult ConfigApproxPass::configure(DecisionTreeOp dt, KnobOp knob) {
 LogicalResult ConfigApproxPass::configure(TransformOp t, KnobOp knob) {
   if (t.getValue())
     return success(); // already driven by an SSA value
-  std::string name = knob.getName().str() + "_knob_val";
+  std::string name = names::knobVal(knob.getName());
   int32_t current = int32_t(t.getKnobValAttr().getInt());
   int32_t v = exact ? 0 : lookup(name, current);
   OpBuilder b(t);

@@ -2,6 +2,7 @@
 #include "Common.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Support/ParamNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,7 +32,8 @@ struct KnobRequest {
   Operation *first = nullptr;     // for locations and ordering
 
   std::string knobNameAttr() const {
-    return knobName ? funcName + "_" + *knobName : funcName;
+    return names::knob(funcName, knobName ? std::optional<StringRef>(*knobName)
+                                          : std::nullopt);
   }
 };
 
@@ -315,21 +317,22 @@ void EmitApproxPass::runOnOperation() {
       loop = *l;
     }
 
-    StringRef type, kind;
+    TransformKind type;
+    StringRef kind;
     FlatSymbolRefAttr callee;
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(req.transform)) {
-      type = dt.getTransformType();
+      type = dt.getKind();
       kind = "decision_tree";
       if (auto c = dt.getCallee())
         callee = FlatSymbolRefAttr::get(ctx, *c);
     } else {
       auto st = cast<StaticTransformAnnotationOp>(req.transform);
-      type = st.getTransformType();
+      type = st.getKind();
       kind = "static_transform";
       if (auto c = st.getCallee())
         callee = FlatSymbolRefAttr::get(ctx, *c);
     }
-    if (type == kFuncSubstitute && loop && !callee) {
+    if (type == TransformKind::FuncSubstitute && loop && !callee) {
       req.transform->emitOpError(
           "func_substitute on a loop needs a 'callee' naming the function "
           "whose calls inside the loop are substituted");
@@ -345,7 +348,7 @@ void EmitApproxPass::runOnOperation() {
         protoBuilder, req.first->getLoc(), TypeRange(),
         protoBuilder.getI32IntegerAttr(nextId++),
         protoBuilder.getStringAttr(name),
-        protoBuilder.getStrArrayAttr({type}), callee,
+        protoBuilder.getArrayAttr({TransformKindAttr::get(ctx, type)}), callee,
         params.getDictionary(ctx), /*lowered=*/UnitAttr());
     planned.push_back({&req, fn, loop, proto});
   }

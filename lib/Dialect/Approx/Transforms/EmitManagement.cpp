@@ -67,6 +67,9 @@ LogicalResult EmitManagementPass::emitDecisionTree(KnobOp knob,
   auto values = r.get<DenseI32ArrayAttr>("decision_values", false);
   if (!r.ok)
     return failure();
+  FailureOr<TransformKind> kind = parseTransformKind(knob, type.getValue());
+  if (failed(kind))
+    return failure();
 
   auto fn = knob->getParentOfType<func::FuncOp>();
   if (!fn)
@@ -94,7 +97,8 @@ LogicalResult EmitManagementPass::emitDecisionTree(KnobOp knob,
   auto call = func::CallOp::create(b, loc, stateFn.getValue(),
                                    TypeRange(b.getI32Type()), args);
   auto dt = DecisionTreeOp::create(
-      b, loc, call.getResult(0), type, stateFn, indices, thresholds, decisions,
+      b, loc, call.getResult(0), TransformKindAttr::get(b.getContext(), *kind),
+      stateFn, indices, thresholds, decisions,
       lowers, uppers, values, /*runtime_params=*/ArrayAttr());
   return dt.verify();
 }
@@ -107,7 +111,11 @@ LogicalResult EmitManagementPass::emitStatic(KnobOp knob, DictionaryAttr dict,
   auto values = r.get<DenseI32ArrayAttr>("decision_values", false);
   if (!r.ok)
     return failure();
-  auto t = TransformOp::create(b, knob.getLoc(), Value(), type,
+  FailureOr<TransformKind> kind = parseTransformKind(knob, type.getValue());
+  if (failed(kind))
+    return failure();
+  auto t = TransformOp::create(b, knob.getLoc(), Value(),
+                               TransformKindAttr::get(b.getContext(), *kind),
                                b.getI32IntegerAttr(val.getInt()), values,
                                StringAttr());
   return t.verify();

@@ -38,6 +38,8 @@ struct FinalizeApproxPass
       // Knobs that were not lowered are reported above, with their contents.
       if (isa<KnobOp>(op))
         return WalkResult::skip();
+      if (isa<RuntimeParamOp>(op))
+        return WalkResult::advance();
       if (op->getDialect() != approxDialect)
         return WalkResult::advance();
       StringRef hint = isa<DecisionTreeAnnotationOp, StaticTransformAnnotationOp,

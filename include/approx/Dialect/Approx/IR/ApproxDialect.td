@@ -16,6 +16,7 @@ def Approx_Dialect : Dialect {
     seed's module-level annotations that `emit-approx` turns into knobs.
   }];
   let cppNamespace = "::approx";
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Approx_Op<string mnemonic, list<Trait> traits = []>

@@ -16,17 +16,16 @@
 
 namespace approx {
 
-/// Transform type names, as written in annotations.
-inline constexpr llvm::StringLiteral kLoopPerforate = "loop_perforate";
-inline constexpr llvm::StringLiteral kFuncSubstitute = "func_substitute";
-inline constexpr llvm::StringLiteral kTaskSkipping = "task_skipping";
+/// The transform kind named `name` in an annotation; emits "unknown
+/// transform type" on `op`, listing the kinds, when there is none.
+mlir::FailureOr<TransformKind> parseTransformKind(mlir::Operation *op,
+                                                 llvm::StringRef name);
 
-/// True for the transform types approx-opt can apply.
-bool isKnownTransformType(llvm::StringRef name);
+/// "loop_perforate, ..., task_skipping": every kind, for error messages.
+std::string transformKindList();
 
-/// Emits "unknown transform type" on `op` unless `name` is known.
-mlir::LogicalResult verifyTransformType(mlir::Operation *op,
-                                        llvm::StringRef name);
+/// True for the kinds that act on the knob's outermost loop.
+bool isLoopKind(TransformKind kind);
 
 /// Checks the decision-tree rules of DESIGN §3 and reports the first
 /// violation on `op`: |decisions| = |thresholds| + 1, thresholds strictly

@@ -3,6 +3,7 @@
 #define APPROX_OPS_TD
 
 include "approx/Dialect/Approx/IR/ApproxDialect.td"
+include "approx/Dialect/Approx/IR/ApproxEnums.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -24,7 +25,7 @@ def Approx_KnobOp : Approx_Op<"knob", [
     - `id`: unique in the module, stable (assigned in order of appearance).
     - `name`: unique in the module; the prefix of the knob's tunable
       parameter names (`<name>_threshold_<i>`, `<name>_decision_<j>`).
-    - `transform_types`: the transforms this knob may apply.
+    - `transform_types`: the transform kinds this knob may apply.
     - `callee` (optional): for `func_substitute` on a region, the function
       whose calls inside the region are substituted by `approx_<callee>_<k>`.
     - `params` (optional): the management request recorded by `emit-approx`
@@ -39,8 +40,8 @@ def Approx_KnobOp : Approx_Op<"knob", [
     Example:
     ```mlir
     %r = approx.knob <{id = 0 : i32, name = "sum",
-                      transform_types = ["loop_perforate"]}> -> i32 {
-      %t = approx.transform <{transform_type = "loop_perforate", knob_val = 2 : i32}>
+                      transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
+      approx.transform loop_perforate <{knob_val = 2 : i32}>
       %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) { ... }
       approx.yield %s : i32
     }
@@ -49,7 +50,7 @@ def Approx_KnobOp : Approx_Op<"knob", [
   let arguments = (ins
     I32Attr:$id,
     StrAttr:$name,
-    StrArrayAttr:$transform_types,
+    Approx_TransformKindArrayAttr:$transform_types,
     OptionalAttr<FlatSymbolRefAttr>:$callee,
     OptionalAttr<DictionaryAttr>:$params,
     UnitAttr:$lowered);
@@ -69,6 +70,8 @@ def Approx_KnobOp : Approx_Op<"knob", [
     /// True when the knob is the whole body of its function (the function
     /// returns exactly the knob's results right after it).
     bool isWholeFunction();
+    /// True when `kind` is among the knob's transform_types.
+    bool allows(::approx::TransformKind kind);
   }];
 }
 
@@ -102,14 +105,14 @@ def Approx_DecisionTreeOp : Approx_Op<"decision_tree", [
     Example:
     ```mlir
     %s = func.call @get_state(%n) : (i32) -> i32
-    approx.decision_tree %s <{transform_type = "loop_perforate",
+    approx.decision_tree loop_perforate %s <{
         state_function = "get_state", state_indices = array<i64: 0>,
         thresholds = array<i32: 100>, decisions = array<i32: 0, 2>}> : i32
     ```
   }];
   let arguments = (ins
     I32:$state,
-    StrAttr:$transform_type,
+    Approx_TransformKindAttr:$transform_type,
     StrAttr:$state_function,
     DenseI64ArrayAttr:$state_indices,
     DenseI32ArrayAttr:$thresholds,
@@ -118,20 +121,26 @@ def Approx_DecisionTreeOp : Approx_Op<"decision_tree", [
     OptionalAttr<DenseI32ArrayAttr>:$thresholds_uppers,
     OptionalAttr<DenseI32ArrayAttr>:$decision_values,
     OptionalAttr<StrArrayAttr>:$runtime_params);
-  let assemblyFormat = "$state prop-dict attr-dict `:` type($state)";
+  let assemblyFormat =
+      "custom<Kind>($transform_type) $state prop-dict attr-dict `:` type($state)";
   let hasVerifier = 1;
 }
 
 def Approx_TransformOp : Approx_Op<"transform", [HasParent<"KnobOp">]> {
   let summary = "Applies one transform, with a knob value, to the rest of its knob";
   let description = [{
-    `transform_type` is one of `loop_perforate`, `func_substitute`,
-    `task_skipping`. The knob value is either the static `knob_val`
-    attribute or the dynamic `value` operand (i32); 0 always means exact,
-    larger values are more aggressive.
+    `transform_type` is a transform kind (`#approx.kind`). The knob value
+    is either the static `knob_val` attribute or the dynamic `value`
+    operand (i32); 0 always means exact, larger values are more aggressive.
+    For the loop kinds, k divides the work of the knob's outermost loop:
 
-    - loop_perforate(k): the outermost loop of the knob runs every k-th
-      iteration (its step is multiplied by k).
+    - loop_perforate(k): every k-th iteration runs (the step is multiplied
+      by k).
+    - loop_truncate_end(k): the first ceil(n/k) of its n iterations run.
+    - loop_truncate_start(k): the last ceil(n/k) iterations run.
+    - loop_random_skip(k): each iteration runs with probability 1/k, drawn
+      from a hash of the knob's id and the iteration's index (reproducible
+      from build to build and run to run).
     - func_substitute(k): the work of `f` is done by `approx_f_k`.
     - task_skipping(k): branch k-1 of the first `scf.if`/`scf.index_switch`
       is forced.
@@ -141,15 +150,16 @@ def Approx_TransformOp : Approx_Op<"transform", [HasParent<"KnobOp">]> {
     the default. `decision_values` lists the values a tuner may choose.
 
     Example:
-    `approx.transform <{transform_type = "task_skipping", knob_val = 1 : i32}>`
+    `approx.transform task_skipping <{knob_val = 1 : i32}>``
   }];
   let arguments = (ins
     Optional<I32>:$value,
-    StrAttr:$transform_type,
+    Approx_TransformKindAttr:$transform_type,
     OptionalAttr<I32Attr>:$knob_val,
     OptionalAttr<DenseI32ArrayAttr>:$decision_values,
     OptionalAttr<StrAttr>:$runtime_param);
-  let assemblyFormat = "($value^)? prop-dict attr-dict";
+  let assemblyFormat =
+      "custom<Kind>($transform_type) ($value^)? prop-dict attr-dict";
   let hasVerifier = 1;
 }
 
@@ -171,6 +181,26 @@ def Approx_SafetyContractOp : Approx_Op<"safety_contract", [
   }];
   let arguments = (ins FlatSymbolRefAttr:$checker, FlatSymbolRefAttr:$recover);
   let assemblyFormat = "prop-dict attr-dict";
+}
+
+def Approx_RuntimeParamOp : Approx_Op<"runtime_param", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "Reads one tunable parameter from the runtime knob table";
+  let description = [{
+    The current value of the tunable parameter `name` in the approx
+    runtime (`approx_runtime.h`): the value set through `APPROX_CONFIG` or
+    the runtime's C API, else `default_value` (the value configured at
+    compile time). `transform-approx` creates these for runtime-table
+    builds (`config-approx mode=runtime`); `lower-approx-runtime` lowers
+    them to the runtime's ABI, which is defined by its public header alone.
+
+    Example:
+    `%t = approx.runtime_param <{default_value = 5 : i32, name = "f_threshold_0"}> : i32`
+  }];
+  let arguments = (ins StrAttr:$name, I32Attr:$default_value);
+  let results = (outs I32:$result);
+  let assemblyFormat = "prop-dict attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,6 +248,12 @@ def Approx_DecisionTreeAnnotationOp : Approx_AnnotationOp<"decision_tree"> {
     OptionalAttr<StrAttr>:$knob_name,
     OptionalAttr<DenseI64ArrayAttr>:$loop_path,
     OptionalAttr<StrAttr>:$callee);
+  let extraClassDeclaration = [{
+    /// The transform kind `transform_type` names (the op is verified).
+    ::approx::TransformKind getKind() {
+      return *::approx::symbolizeTransformKind(getTransformType());
+    }
+  }];
   let assemblyFormat = "prop-dict attr-dict";
 }
 
@@ -239,6 +275,12 @@ def Approx_StaticTransformAnnotationOp : Approx_AnnotationOp<"static_transform">
     OptionalAttr<StrAttr>:$knob_name,
     OptionalAttr<DenseI64ArrayAttr>:$loop_path,
     OptionalAttr<StrAttr>:$callee);
+  let extraClassDeclaration = [{
+    /// The transform kind `transform_type` names (the op is verified).
+    ::approx::TransformKind getKind() {
+      return *::approx::symbolizeTransformKind(getTransformType());
+    }
+  }];
   let assemblyFormat = "prop-dict attr-dict";
 }
 

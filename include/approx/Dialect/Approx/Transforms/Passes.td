@@ -62,14 +62,31 @@ def ConfigApprox : Pass<"config-approx", "::mlir::ModuleOp"> {
 def TransformApprox : Pass<"transform-approx", "::mlir::ModuleOp"> {
   let summary = "Lower decision trees to arith + scf.index_switch and apply transforms";
   let description = [{
-    A decision tree becomes `arith` comparisons counting the thresholds <=
-    state and an `scf.index_switch` selecting the knob value; each transform
-    is then applied with that value, duplicating only what it changes:
-    loop_perforate scales the step of the knob's outermost `scf.for` (or
-    the induction increment of an `scf.while`); func_substitute dispatches
-    the substituted call(s) over the variants; task_skipping rewrites the
+    A driver over `populate…Patterns` (Patterns.h): knobs are visited inner
+    first. A decision tree becomes `arith` comparisons counting the
+    thresholds <= state and an `scf.index_switch` selecting the knob value;
+    the transform is then applied by the pattern of its kind, changing only
+    what it must: loop_perforate scales the step of the knob's outermost
+    `scf.for` (or the induction increment of an `scf.while`);
+    loop_truncate_end/start narrow its bounds; loop_random_skip guards its
+    body with a hash of the iteration; func_substitute dispatches the
+    substituted call(s) over the variants; task_skipping rewrites the
     condition/selector of the first `scf.if`/`scf.index_switch`. Safety
-    contracts become checker call + `scf.if` + recover call.
+    contracts become checker call + `scf.if` + recover call. Runtime-table
+    parameters become `approx.runtime_param` reads.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def LowerApproxRuntime : Pass<"lower-approx-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower approx.runtime_param to the runtime's knob table";
+  let description = [{
+    Each `approx.runtime_param` gets a slot (dense, in program order) and
+    becomes one relaxed load of the slot's word in the runtime's exported
+    table; the first read of a slot calls `approx_rt_param`, which registers
+    it and applies `APPROX_CONFIG`. Names and layout come from the runtime's
+    public header `approx_runtime.h` alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect"];
@@ -81,6 +98,7 @@ def FinalizeApprox : Pass<"finalize-approx", "::mlir::ModuleOp"> {
     Every transformed `approx.knob` is inlined into its parent. Any approx
     op left (an annotation not consumed, a knob still holding a management
     op) is an error: the pass fails rather than print half-transformed IR.
+    `approx.runtime_param` reads stay for `lower-approx-runtime`.
   }];
 }
 

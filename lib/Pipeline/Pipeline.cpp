@@ -1,5 +1,7 @@
-//===- Passes.cpp - approx pipelines and registration ---------------------===//
+//===- Pipeline.cpp - the one approx compilation pipeline -----------------===//
+#include "approx/Pipeline/Pipeline.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Frontend/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -20,19 +22,15 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createConfigApprox(config));
   pm.addPass(createTransformApprox());
   pm.addPass(createFinalizeApprox());
-}
-
-void buildLowerToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createLowerApproxRuntime());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (opts.stage == PipelineStage::Approx)
+    return;
+  pm.addPass(createLowerNswFor());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-void buildApproxToLLVMPipeline(OpPassManager &pm, const PipelineOptions &opts) {
-  buildApproxPipeline(pm, opts);
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  buildLowerToLLVMPipeline(pm);
 }
 
 namespace {
@@ -46,24 +44,25 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      llvm::cl::desc("Build every knob exact (value 0)"),
                      llvm::cl::init(false)};
 
-  PipelineOptions get() const { return {config, mode, exact}; }
+  PipelineOptions get(PipelineStage stage) const {
+    return {config, mode, exact, stage};
+  }
 };
 } // namespace
 
-void registerApproxPassesAndPipelines() {
-  registerApproxPasses();
+void registerApproxPipelines() {
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",
       "emit-approx, emit-management, config-approx, transform-approx, "
-      "finalize-approx",
+      "finalize-approx, lower-approx-runtime, canonicalize, cse",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildApproxPipeline(pm, o.get());
+        buildApproxPipeline(pm, o.get(PipelineStage::Approx));
       });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-to-llvm",
-      "approx-pipeline, canonicalize, cse, then lowering to the LLVM dialect",
+      "approx-pipeline, then lowering to the LLVM dialect",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildApproxToLLVMPipeline(pm, o.get());
+        buildApproxPipeline(pm, o.get(PipelineStage::LLVM));
       });
 }
 

@@ -1,0 +1,44 @@
+//===- Patterns.h - the rewrite patterns of transform-approx ----*- C++ -*-===//
+//
+// transform-approx is a thin driver over these patterns: one lowers
+// decision trees, one per transform kind applies the transform, one lowers
+// safety contracts. Adding a transform kind = one enum case (ApproxEnums.td)
+// + one pattern here + its tests. lower-approx-runtime's pattern lowers
+// approx.runtime_param to the runtime's ABI (approx_runtime.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_DIALECT_APPROX_TRANSFORMS_PATTERNS_H
+#define APPROX_DIALECT_APPROX_TRANSFORMS_PATTERNS_H
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace approx {
+
+/// approx.decision_tree -> arith comparisons + scf.index_switch yielding the
+/// knob value, and an approx.transform driven by it.
+void populateDecisionTreePatterns(mlir::RewritePatternSet &patterns);
+
+/// One pattern per transform kind, applying an approx.transform to the rest
+/// of its knob (and erasing it).
+void populateLoopTransformPatterns(mlir::RewritePatternSet &patterns);
+void populateFuncSubstitutePatterns(mlir::RewritePatternSet &patterns);
+void populateTaskSkippingPatterns(mlir::RewritePatternSet &patterns);
+
+/// All of the above.
+void populateTransformPatterns(mlir::RewritePatternSet &patterns);
+
+/// approx.safety_contract -> checker call + scf.if + recover call, once the
+/// knob's transform is applied.
+void populateSafetyContractPatterns(mlir::RewritePatternSet &patterns);
+
+/// approx.runtime_param -> an inline read of the runtime's table, calling
+/// the runtime on a slot's first read. Slots are numbered from
+/// `*nextSlot` in the order the patterns are applied.
+void populateRuntimeParamLoweringPatterns(mlir::RewritePatternSet &patterns,
+                                          int *nextSlot);
+
+} // namespace approx
+
+#endif // APPROX_DIALECT_APPROX_TRANSFORMS_PATTERNS_H

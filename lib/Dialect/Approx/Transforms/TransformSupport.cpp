@@ -1,0 +1,73 @@
+//===- TransformSupport.cpp - helpers of the transform patterns -----------===//
+#include "TransformSupport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace approx {
+
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, v);
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width > 32)
+    return arith::ExtSIOp::create(b, loc, type, v);
+  if (width < 32)
+    return arith::TruncIOp::create(b, loc, type, v);
+  return v;
+}
+
+Value divisor(OpBuilder &b, Location loc, const KnobValue &k) {
+  if (k.constant)
+    return constI32(b, loc, std::max(*k.constant, 1));
+  return arith::MaxSIOp::create(b, loc, k.value, constI32(b, loc, 1));
+}
+
+SmallVector<Operation *> regionOps(KnobOp knob, Operation *mgmt) {
+  SmallVector<Operation *> ops;
+  for (Operation *op = mgmt->getNextNode(); op; op = op->getNextNode())
+    if (!isa<SafetyContractOp, YieldOp>(op))
+      ops.push_back(op);
+  return ops;
+}
+
+FailureOr<KnobValue> knobValue(RewriterBase &rewriter, TransformOp t) {
+  KnobValue k;
+  SmallVector<int32_t> all;
+  if (auto values = t.getDecisionValues())
+    llvm::append_range(all, *values);
+  if (t.getValue()) {
+    if (!t.getDecisionValues() && !isLoopKind(t.getTransformType()))
+      return t.emitOpError("a ")
+             << stringifyTransformKind(t.getTransformType())
+             << " driven by an SSA value needs decision_values: the values "
+                "it may take decide the variants or branches to generate";
+    k.value = t.getValue();
+  } else {
+    int32_t v = int32_t(t.getKnobValAttr().getInt());
+    all.push_back(v);
+    rewriter.setInsertionPoint(t);
+    if (auto name = t.getRuntimeParamAttr()) {
+      k.value = RuntimeParamOp::create(rewriter, t.getLoc(),
+                                       rewriter.getI32Type(), name,
+                                       rewriter.getI32IntegerAttr(v));
+    } else {
+      k.constant = v;
+      all.assign({v});
+      k.value = constI32(rewriter, t.getLoc(), v);
+    }
+  }
+  llvm::sort(all);
+  for (int32_t v :
+       llvm::make_range(all.begin(), std::unique(all.begin(), all.end())))
+    if (v != 0)
+      k.candidates.push_back(v);
+  return k;
+}
+
+} // namespace approx
