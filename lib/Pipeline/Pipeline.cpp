@@ -4,6 +4,15 @@
 #include "approx/Frontend/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -11,6 +20,86 @@
 using namespace mlir;
 
 namespace approx {
+
+namespace {
+
+/// Tensor code (ML functions): buffers with identity layouts at function
+/// boundaries, ownership-based deallocation, linalg to loops. Runs only on
+/// modules with tensors: C programs keep their LLVM memory ops, which the
+/// deallocation analysis does not accept.
+struct LowerTensorCodePass
+    : PassWrapper<LowerTensorCodePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerTensorCodePass)
+
+  LowerTensorCodePass()
+      : tensorPipeline(ModuleOp::getOperationName()),
+        loopPipeline(ModuleOp::getOperationName()) {
+    bufferization::OneShotBufferizePassOptions bufferize;
+    bufferize.bufferizeFunctionBoundaries = true;
+    bufferize.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
+    tensorPipeline.addPass(bufferization::createOneShotBufferizePass(bufferize));
+    bufferization::buildBufferDeallocationPipeline(tensorPipeline);
+    tensorPipeline.addPass(createConvertBufferizationToMemRefPass());
+    loopPipeline.addPass(createConvertLinalgToLoopsPass());
+    loopPipeline.addPass(memref::createExpandStridedMetadataPass());
+    loopPipeline.addPass(createLowerAffinePass());
+    // bf16 conversions as integer ops: no libgcc/compiler-rt helper needed.
+    arith::ArithExpandOpsPassOptions expand;
+    expand.includeBf16 = true;
+    loopPipeline.addPass(arith::createArithExpandOpsPass(expand));
+  }
+  LowerTensorCodePass(const LowerTensorCodePass &other)
+      : PassWrapper(other), tensorPipeline(other.tensorPipeline),
+        loopPipeline(other.loopPipeline) {}
+
+  StringRef getArgument() const final { return "approx-lower-tensor-code"; }
+  StringRef getDescription() const final {
+    return "Bufferize and lower linalg/tensor code to loops (modules with "
+           "tensors only)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    tensorPipeline.getDependentDialects(registry);
+    loopPipeline.getDependentDialects(registry);
+    registry.insert<linalg::LinalgDialect>();
+  }
+
+  void runOnOperation() override {
+    bool tensors = getOperation()
+                       .walk([](Operation *op) {
+                         auto isTensor = [](Type t) {
+                           return isa<TensorType>(t);
+                         };
+                         if (llvm::any_of(op->getResultTypes(), isTensor) ||
+                             llvm::any_of(op->getOperandTypes(), isTensor))
+                           return WalkResult::interrupt();
+                         if (auto fn = dyn_cast<FunctionOpInterface>(op))
+                           if (llvm::any_of(fn.getArgumentTypes(), isTensor) ||
+                               llvm::any_of(fn.getResultTypes(), isTensor))
+                             return WalkResult::interrupt();
+                         return WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!tensors)
+      return;
+    if (failed(runPipeline(tensorPipeline, getOperation())))
+      return signalPassFailure();
+    // Buffer copies become loops like the rest (memref.copy of a strided
+    // buffer would call MLIR's runtime library otherwise).
+    getOperation().walk([](memref::CopyOp copy) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+    if (failed(runPipeline(loopPipeline, getOperation())))
+      signalPassFailure();
+  }
+
+  OpPassManager tensorPipeline, loopPipeline;
+};
+
+} // namespace
 
 void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createEmitApprox());
@@ -27,8 +116,10 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createCSEPass());
   if (opts.stage == PipelineStage::Approx)
     return;
+  pm.addPass(std::make_unique<LowerTensorCodePass>());
   pm.addPass(createLowerNswFor());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -22,8 +22,10 @@ enum class PipelineStage {
   /// finalize-approx, lower-approx-runtime, canonicalize, cse: standard
   /// MLIR (func, scf, arith, memref, llvm).
   Approx,
-  /// Approx, then the lowering to the LLVM dialect (approx-lower-nsw-for,
-  /// scf -> cf, convert-to-llvm, reconcile-unrealized-casts).
+  /// Approx, then the lowering to the LLVM dialect: tensors bufferized
+  /// (function boundaries with identity layouts, ownership-based
+  /// deallocation), linalg to loops, approx-lower-nsw-for, scf -> cf,
+  /// memref and the rest to LLVM, reconcile-unrealized-casts.
   LLVM,
 };
 

@@ -3,7 +3,7 @@
 
 func.func private @s(i32) -> i32
 func.func @f(%x: i32) -> i32 { return %x : i32 }
-// expected-error @+1 {{unknown transform type 'loop_skip' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping)}}
+// expected-error @+1 {{unknown transform type 'loop_skip' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping, decode_quantize, precision_reduce)}}
 approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_skip", state_indices = array<i64: 0>, state_function = "s", thresholds = array<i32: 1>, decisions = array<i32: 0, 1>}>
 
 // -----
@@ -264,7 +264,7 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error @+2 {{expected ::approx::TransformKind to be one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping}}
+  // expected-error @+2 {{expected ::approx::TransformKind to be one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping, decode_quantize, precision_reduce}}
   // expected-error @+1 {{failed to parse Approx_TransformKindAttr parameter 'value'}}
   approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<fuse>]}> {
     approx.yield
@@ -276,7 +276,7 @@ func.func @f() {
 
 func.func @f() {
   approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_perforate>]}> {
-    // expected-error @+1 {{unknown transform kind 'fuse' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping)}}
+    // expected-error @+1 {{unknown transform kind 'fuse' (expected one of: loop_perforate, loop_truncate_end, loop_truncate_start, loop_random_skip, func_substitute, task_skipping, decode_quantize, precision_reduce)}}
     approx.transform fuse <{knob_val = 1 : i32}>
     approx.yield
   }
@@ -531,3 +531,25 @@ approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_per
   approx.safety_contract <{checker = @c, recover = @r}>
   approx.yield
 }
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<decode_quantize>]}> -> tensor<4xf32> {
+    // expected-error @+1 {{decode_quantize has no knob value 3 (0 = exact, 1 = int8 per channel, 2 = int8 per tensor)}}
+    approx.transform decode_quantize <{knob_val = 3 : i32}>
+    approx.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @s(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @f(%x: tensor<4xf32>, %s: i32) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-error @+1 {{precision_reduce has no knob value 4 (0 = exact, 1 = f16, 2 = bf16)}}
+"approx.util.annotation.decision_tree"() <{func_name = "f", transform_type = "precision_reduce", state_indices = array<i64: -1>, state_function = "s", thresholds = array<i32: 1>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 4>}> : () -> ()

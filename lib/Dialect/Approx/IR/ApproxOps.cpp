@@ -60,9 +60,32 @@ bool approx::isLoopKind(TransformKind kind) {
     return true;
   case TransformKind::FuncSubstitute:
   case TransformKind::TaskSkipping:
+  case TransformKind::DecodeQuantize:
+  case TransformKind::PrecisionReduce:
     return false;
   }
   llvm_unreachable("unknown transform kind");
+}
+
+LogicalResult approx::verifyKnobValues(Operation *op, TransformKind kind,
+                                       ArrayRef<int32_t> values) {
+  StringRef meaning;
+  switch (kind) {
+  case TransformKind::DecodeQuantize:
+    meaning = "0 = exact, 1 = int8 per channel, 2 = int8 per tensor";
+    break;
+  case TransformKind::PrecisionReduce:
+    meaning = "0 = exact, 1 = f16, 2 = bf16";
+    break;
+  default:
+    return success();
+  }
+  for (int32_t v : values)
+    if (v > 2)
+      return op->emitOpError()
+             << stringifyTransformKind(kind) << " has no knob value " << v
+             << " (" << meaning << ")";
+  return success();
 }
 
 LogicalResult approx::verifyDecisionTreeParams(
@@ -356,8 +379,21 @@ static LogicalResult verifyAllowedByKnob(Operation *op, TransformKind kind) {
   return success();
 }
 
+/// Every knob value a decision tree or static transform may apply.
+static SmallVector<int32_t>
+knobValues(ArrayRef<int32_t> given,
+           std::optional<ArrayRef<int32_t>> decisionValues) {
+  SmallVector<int32_t> all(given);
+  if (decisionValues)
+    llvm::append_range(all, *decisionValues);
+  return all;
+}
+
 LogicalResult DecisionTreeOp::verify() {
   if (failed(verifyAllowedByKnob(*this, getTransformType())))
+    return failure();
+  if (failed(verifyKnobValues(*this, getTransformType(),
+                              knobValues(getDecisions(), getDecisionValues()))))
     return failure();
   if (failed(verifyDecisionTreeParams(
           *this, getThresholds(), getDecisions(),
@@ -406,7 +442,11 @@ LogicalResult TransformOp::verify() {
   }
   if (getRuntimeParam() && !getKnobVal())
     return emitOpError("runtime_param needs a default knob_val");
-  return success();
+  SmallVector<int32_t> given;
+  if (getKnobValAttr())
+    given.push_back(int32_t(getKnobValAttr().getInt()));
+  return verifyKnobValues(*this, getTransformType(),
+                          knobValues(given, getDecisionValues()));
 }
 
 LogicalResult RuntimeParamOp::verify() {
@@ -479,6 +519,9 @@ LogicalResult DecisionTreeAnnotationOp::verify() {
           getThresholdsUppers(),
           getDecisionValues())))
     return failure();
+  if (failed(verifyKnobValues(*this, getKind(),
+                              knobValues(getDecisions(), getDecisionValues()))))
+    return failure();
   if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
     return failure();
   return verifyCallee(*this, getTransformType(), getCallee());
@@ -515,6 +558,10 @@ LogicalResult StaticTransformAnnotationOp::verify() {
       return emitOpError("knob_val ")
              << knobVal << " is not one of decision_values";
   }
+  if (failed(verifyKnobValues(*this, getKind(),
+                              knobValues({int32_t(knobVal)},
+                                         getDecisionValues()))))
+    return failure();
   if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
     return failure();
   return verifyCallee(*this, getTransformType(), getCallee());

@@ -10,7 +10,10 @@
 #include "approx/Dialect/Approx/Transforms/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -97,11 +100,141 @@ FailureOr<std::pair<Operation *, unsigned>> whileIncrement(scf::WhileOp w) {
   return std::make_pair(chosen, chosenOperand);
 }
 
+//===----------------------------------------------------------------------===//
+// loop_perforate of a linalg sum reduction: every k-th element, rescaled
+//===----------------------------------------------------------------------===//
+
+/// The reduction dimension of a linalg op summing over one dimension (its
+/// payload yields arith.addf of the output's block argument), or a located
+/// error.
+FailureOr<unsigned> sumReductionDim(linalg::GenericOp op) {
+  SmallVector<unsigned> dims;
+  op.getReductionDims(dims);
+  if (dims.size() != 1 || op.getNumDpsInits() != 1)
+    return op.emitOpError("loop_perforate on linalg needs exactly one "
+                          "reduction dimension and one output");
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  Value acc = op.getBody()->getArguments().back();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return op.emitOpError("loop_perforate on linalg needs a floating-point "
+                          "sum (the payload yields arith.addf of the "
+                          "accumulator)");
+  return dims[0];
+}
+
+/// The sum over every k-th index of the reduction dimension, scaled by
+/// n / ceil(n/k): init + scale * sum(sampled inputs).
+LogicalResult perforateReduction(PatternRewriter &b, linalg::GenericOp op,
+                                 unsigned dim, const KnobValue &k) {
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  // n: the size of `dim` in the first input that indexes it directly.
+  Value n;
+  SmallVector<std::pair<OpOperand *, unsigned>> sliced;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+      if (!e.isFunctionOfDim(dim))
+        continue;
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || !isa<RankedTensorType>(in->get().getType()))
+        return op.emitOpError("loop_perforate on linalg needs the inputs to "
+                              "index the reduction dimension directly");
+      sliced.push_back({in, unsigned(pos)});
+      if (!n)
+        n = tensor::DimOp::create(b, loc, in->get(), pos);
+    }
+  }
+  if (!n)
+    return op.emitOpError("loop_perforate on linalg: no input is indexed by "
+                          "the reduction dimension");
+  Value kIdx = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                          divisor(b, loc, k));
+  Value count = arith::CeilDivSIOp::create(b, loc, n, kIdx);
+  for (auto [in, pos] : sliced) {
+    auto type = cast<RankedTensorType>(in->get().getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, in->get());
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    sizes[pos] = count;
+    strides[pos] = kIdx;
+    Value slice = tensor::ExtractSliceOp::create(b, loc, in->get(), offsets,
+                                                 sizes, strides);
+    b.modifyOpInPlace(op, [&] { in->set(slice); });
+  }
+  // The sampled sum goes into zeros; the original init is added rescaled.
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  Value original = init.get();
+  auto outType = cast<RankedTensorType>(original.getType());
+  Type elem = outType.getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, original), elem);
+  Value zeros =
+      linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+          .getResult(0);
+  b.modifyOpInPlace(op, [&] { init.set(zeros); });
+  b.setInsertionPointAfter(op);
+  auto toFloat = [&](Value idx) {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), idx);
+    return arith::SIToFPOp::create(b, loc, elem, i);
+  };
+  Value scale = arith::DivFOp::create(b, loc, toFloat(n), toFloat(count));
+  unsigned rank = outType.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  Value outEmpty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, original), elem);
+  auto rescaled = linalg::GenericOp::create(
+      b, loc, TypeRange{outType}, ValueRange{op.getResult(0), original},
+      ValueRange{outEmpty}, ArrayRef<AffineMap>{id, id, id},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value s = arith::MulFOp::create(nb, l, args[0], scale);
+        linalg::YieldOp::create(nb, l,
+                                Value(arith::AddFOp::create(nb, l, s, args[1])));
+      });
+  b.replaceAllUsesExcept(op.getResult(0), rescaled.getResult(0), rescaled);
+  return success();
+}
+
+/// The first scf loop or linalg reduction of the knob.
+Operation *perforationTarget(KnobOp knob, TransformOp t) {
+  for (Operation *top : regionOps(knob, t)) {
+    Operation *found = nullptr;
+    top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      auto lop = dyn_cast<linalg::LinalgOp>(op);
+      if (isa<scf::ForOp, scf::WhileOp>(op) ||
+          (lop && lop.getNumReductionLoops() > 0)) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (found)
+      return found;
+  }
+  return nullptr;
+}
+
 struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {
   using TransformKindPattern::TransformKindPattern;
 
   LogicalResult apply(PatternRewriter &b, KnobOp knob, TransformOp t,
                       const KnobValue &k) const override {
+    if (auto lop = dyn_cast_or_null<linalg::LinalgOp>(perforationTarget(knob, t))) {
+      b.setInsertionPoint(lop);
+      FailureOr<linalg::GenericOp> generic =
+          isa<linalg::GenericOp>(lop.getOperation())
+              ? cast<linalg::GenericOp>(lop.getOperation())
+              : linalg::generalizeNamedOp(b, lop);
+      if (failed(generic))
+        return lop->emitOpError("loop_perforate cannot generalize this op");
+      FailureOr<unsigned> dim = sumReductionDim(*generic);
+      if (failed(dim))
+        return failure();
+      return perforateReduction(b, *generic, *dim, k);
+    }
     FailureOr<Operation *> loop = targetLoop<scf::ForOp, scf::WhileOp>(knob, t);
     if (failed(loop))
       return failure();

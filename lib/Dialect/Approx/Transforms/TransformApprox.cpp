@@ -13,7 +13,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/PatternApplicator.h"
@@ -30,6 +33,7 @@ void approx::populateTransformPatterns(RewritePatternSet &patterns) {
   populateLoopTransformPatterns(patterns);
   populateFuncSubstitutePatterns(patterns);
   populateTaskSkippingPatterns(patterns);
+  populateMLTransformPatterns(patterns);
 }
 
 namespace {

@@ -16,6 +16,8 @@ def Approx_TransformKind : I32EnumAttr<"TransformKind",
   I32EnumAttrCase<"LoopRandomSkip", 3, "loop_random_skip">,
   I32EnumAttrCase<"FuncSubstitute", 4, "func_substitute">,
   I32EnumAttrCase<"TaskSkipping", 5, "task_skipping">,
+  I32EnumAttrCase<"DecodeQuantize", 6, "decode_quantize">,
+  I32EnumAttrCase<"PrecisionReduce", 7, "precision_reduce">,
 ]> {
   let cppNamespace = "::approx";
   let genSpecializedAttr = 0;

@@ -27,6 +27,11 @@ std::string transformKindList();
 /// True for the kinds that act on the knob's outermost loop.
 bool isLoopKind(TransformKind kind);
 
+/// Fails (with an error on `op`) when a value is not a knob value of `kind`
+/// (decode_quantize and precision_reduce take 0, 1, 2).
+mlir::LogicalResult verifyKnobValues(mlir::Operation *op, TransformKind kind,
+                                     llvm::ArrayRef<int32_t> values);
+
 /// Checks the decision-tree rules of DESIGN §3 and reports the first
 /// violation on `op`: |decisions| = |thresholds| + 1, thresholds strictly
 /// ascending and inside [lowers, uppers], decisions non-negative and within

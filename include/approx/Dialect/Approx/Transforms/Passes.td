@@ -71,12 +71,17 @@ def TransformApprox : Pass<"transform-approx", "::mlir::ModuleOp"> {
     loop_truncate_end/start narrow its bounds; loop_random_skip guards its
     body with a hash of the iteration; func_substitute dispatches the
     substituted call(s) over the variants; task_skipping rewrites the
-    condition/selector of the first `scf.if`/`scf.index_switch`. Safety
+    condition/selector of the first `scf.if`/`scf.index_switch`. On linalg
+    code, loop_perforate samples every k-th element of a sum reduction and
+    rescales; decode_quantize runs the knob's f32 matmuls in int8 with i32
+    accumulation; precision_reduce rounds the f32 inputs of its linalg ops
+    to f16/bf16. Safety
     contracts become checker call + `scf.if` + recover call. Runtime-table
     parameters become `approx.runtime_param` reads.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect", "::mlir::math::MathDialect"];
 }
 
 def LowerApproxRuntime : Pass<"lower-approx-runtime", "::mlir::ModuleOp"> {

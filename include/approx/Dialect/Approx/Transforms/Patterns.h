@@ -25,6 +25,8 @@ void populateDecisionTreePatterns(mlir::RewritePatternSet &patterns);
 void populateLoopTransformPatterns(mlir::RewritePatternSet &patterns);
 void populateFuncSubstitutePatterns(mlir::RewritePatternSet &patterns);
 void populateTaskSkippingPatterns(mlir::RewritePatternSet &patterns);
+/// decode_quantize and precision_reduce on linalg / tensor code.
+void populateMLTransformPatterns(mlir::RewritePatternSet &patterns);
 
 /// All of the above.
 void populateTransformPatterns(mlir::RewritePatternSet &patterns);
