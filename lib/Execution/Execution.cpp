@@ -41,6 +41,9 @@ std::unique_ptr<MLIRContext> makeContext() {
   registry.insert<ApproxDialect>();
   auto ctx = std::make_unique<MLIRContext>(registry);
   ctx->loadAllAvailableDialects();
+  // Errors point at the user's source; a dump of the failing op in generic
+  // form (MLIR's default note) only buries them.
+  ctx->printOpOnDiagnostic(false);
   return ctx;
 }
 

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -82,6 +83,8 @@ struct LowerTensorCodePass
                        .wasInterrupted();
     if (!tensors)
       return;
+    if (failed(interchangeContractions()))
+      return signalPassFailure();
     if (failed(runPipeline(tensorPipeline, getOperation())))
       return signalPassFailure();
     // Buffer copies become loops like the rest (memref.copy of a strided
@@ -94,6 +97,34 @@ struct LowerTensorCodePass
     });
     if (failed(runPipeline(loopPipeline, getOperation())))
       signalPassFailure();
+  }
+
+  /// Matmuls loop as (batch,) i, k, j instead of (batch,) i, j, k: the
+  /// innermost loop then runs along rows of B and C, which LLVM vectorizes
+  /// (a reduction innermost would need reassociating float additions).
+  LogicalResult interchangeContractions() {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) &&
+          op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      unsigned loops = op.getNumLoops();
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generic))
+        return op->emitOpError("cannot generalize for lowering");
+      SmallVector<unsigned> order;
+      for (unsigned d = 0; d + 2 < loops; ++d)
+        order.push_back(d);
+      order.append({loops - 1, loops - 2}); // k before j
+      if (failed(linalg::interchangeGenericOp(rewriter, *generic, order)))
+        return generic->emitOpError("cannot interchange for lowering");
+    }
+    return success();
   }
 
   OpPassManager tensorPipeline, loopPipeline;
@@ -120,6 +151,10 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createLowerNswFor());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Math ops LLVM has intrinsics for become intrinsics; the rest (erf,
+  // erfc, ...) calls of libm.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -1,0 +1,180 @@
+"""JAX functions to annotated linalg MLIR and native code.
+
+    mlir = export_to_mlir(my_kernel, 100, jnp.zeros(1000))
+    mlir = inject_annotations(mlir, "my_kernel", {"decision_tree": {...}})
+    module = compile_module(mlir)
+    module.my_kernel(100, data)
+
+Python ints among the example arguments are the program state: they stay
+static while JAX traces (so `data[:n]` works) and become `i32` parameters of
+the exported function, which state functions of decision trees read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from .native import NativeModule, compile_shared
+from .stablehlo_import import TType, stablehlo_to_linalg, Importer
+
+
+@dataclass
+class Exported:
+    """An exported function: its MLIR text and its name."""
+
+    text: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _lower(fn, args, name):
+    import jax
+
+    ints = [i for i, a in enumerate(args) if isinstance(a, (int, np.integer))
+            and not isinstance(a, bool)]
+
+    def wrapped(*xs):
+        return fn(*[args[i] if i in ints else xs[i] for i in range(len(args))])
+    wrapped.__name__ = name
+    examples = [np.int32(a) if i in ints else a for i, a in enumerate(args)]
+    lowered = jax.jit(wrapped, keep_unused=True).lower(*examples)
+    return lowered.compiler_ir("stablehlo"), ints
+
+
+def export_to_mlir(fn, *args, name: str | None = None) -> str:
+    """Linalg-on-tensors MLIR text of `fn` traced on `args` (arrays or
+    jax.ShapeDtypeStruct; ints are state parameters, see the module doc)."""
+    name = name or fn.__name__
+    module, ints = _lower(fn, args, name)
+    return stablehlo_to_linalg(module, rename={"main": name},
+                               scalar_args={"main": ints})
+
+
+def _field(obj, key, default=None):
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _state_function(fn, count: int, name: str) -> str:
+    """A Python state function (ints -> int) as an MLIR (i32...) -> i32."""
+    import jax
+
+    lowered = jax.jit(fn, keep_unused=True).lower(*[np.int32(0)] * count)
+    module = lowered.compiler_ir("stablehlo")
+    text = stablehlo_to_linalg(module, rename={"main": name},
+                               scalar_args={"main": list(range(count))},
+                               scalar_results={"main"}, c_interface=False)
+    body = text.split("\n", 1)[1].rsplit("}", 1)[0]
+    return body.replace(f"func.func @{name}", f"func.func private @{name}", 1)
+
+
+def _ints(values) -> str:
+    return ", ".join(str(int(v)) for v in values)
+
+
+def annotation_text(func_name: str, config: dict) -> tuple:
+    """(extra functions, annotation op) in the seed's generic form for the
+    knob `config` of `func_name` ({"decision_tree": ...} or
+    {"static_transform": ...}, dicts or objects with the seed's fields)."""
+    dt = config.get("decision_tree")
+    st = config.get("static_transform")
+    if bool(dt) == bool(st):
+        raise ValueError("a knob needs exactly one of decision_tree and "
+                         "static_transform")
+    if st:
+        fields = [f'func_name = "{func_name}"',
+                  f'transform_type = "{_field(st, "transform_type")}"',
+                  f'knob_val = {int(_field(st, "knob_val"))} : i32']
+        values = _field(st, "decision_values")
+        if values:
+            fields.append(f"decision_values = array<i32: {_ints(values)}>")
+        return "", ('"approx.util.annotation.static_transform"() <{'
+                    + ", ".join(fields) + "}> : () -> ()")
+    state = _field(dt, "state_function")
+    indices = list(_field(dt, "state_indices", [0]))
+    extra = ""
+    if callable(state):
+        state_name = f"approx_state_{func_name}"
+        extra = _state_function(state, len(indices), state_name)
+    else:
+        state_name = str(state)
+    thresholds = list(_field(dt, "thresholds"))
+    decisions = list(_field(dt, "decisions"))
+    lowers = _field(dt, "thresholds_lower") or _field(dt, "thresholds_lowers")
+    uppers = _field(dt, "thresholds_upper") or _field(dt, "thresholds_uppers")
+    values = _field(dt, "decision_values")
+    fields = [f'func_name = "{func_name}"',
+              f'transform_type = "{_field(dt, "transform_type")}"',
+              f"state_indices = array<i64: {_ints(indices)}>",
+              f'state_function = "{state_name}"',
+              f"thresholds = array<i32: {_ints(thresholds)}>",
+              f"decisions = array<i32: {_ints(decisions)}>"]
+    if lowers is not None:
+        fields.append(f"thresholds_lowers = array<i32: {_ints(lowers)}>")
+    if uppers is not None:
+        fields.append(f"thresholds_uppers = array<i32: {_ints(uppers)}>")
+    if values is not None:
+        fields.append(f"decision_values = array<i32: {_ints(values)}>")
+    return extra, ('"approx.util.annotation.decision_tree"() <{'
+                   + ", ".join(fields) + "}> : () -> ()")
+
+
+def inject_annotations(mlir: str, func_name: str, config: dict) -> str:
+    """`mlir` with the knob `config` on `func_name` (and its state function)
+    appended to the module."""
+    if f"@{func_name}(" not in mlir:
+        raise ValueError(f"no function @{func_name} in the module")
+    extra, annotation = annotation_text(func_name, config)
+    head, tail = mlir.rstrip().rsplit("}", 1)
+    return head + extra + "  " + annotation + "\n}" + tail + "\n"
+
+
+_FUNC = re.compile(r"func\.func @(\w+)\((.*?)\) -> \((.*?)\) attributes "
+                   r"\{llvm\.emit_c_interface\}")
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)(\w+)>")
+
+
+def _type(text: str):
+    text = text.split("{")[0].strip()
+    m = _TENSOR.fullmatch(text)
+    if not m:
+        return text  # a scalar element type
+    dims = tuple(int(d) for d in m.group(1).split("x") if d)
+    return TType(dims, m.group(2))
+
+
+def signatures(mlir: str) -> dict:
+    """name -> (parameter types, result types) of the module's C-interface
+    functions."""
+    out = {}
+    for m in _FUNC.finditer(mlir):
+        params = [p.split(":", 1)[1] for p in re.split(r",\s*(?=%arg)", m.group(2))
+                  if p.strip()]
+        results = [r for r in m.group(3).split(", ") if r]
+        out[m.group(1)] = ([_type(p) for p in params], [_type(r) for r in results])
+    return out
+
+
+def compile_module(mlir: str, *, config: str | None = None,
+                   runtime_table: bool = False, exact: bool = False,
+                   library: str | None = None) -> NativeModule:
+    """Native code for annotated linalg MLIR through the approx pipeline
+    (approx-compile -shared), loaded; functions take numpy arrays."""
+    if library is None:
+        fd, library = tempfile.mkstemp(prefix="approx-ml-", suffix=".so")
+        os.close(fd)
+    compile_shared(str(mlir), library, config=config,
+                   runtime_table=runtime_table, exact=exact)
+    return NativeModule(library, signatures(str(mlir)))
+
+
+__all__ = ["Exported", "export_to_mlir", "inject_annotations",
+           "annotation_text", "compile_module", "signatures", "Importer"]

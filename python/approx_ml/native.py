@@ -1,0 +1,153 @@
+"""Native code from linalg MLIR: approx-compile to a shared library, called
+through ctypes with numpy arrays (memref descriptors, `_mlir_ciface_`)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from .stablehlo_import import TType
+
+_NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
+       "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+       "i64": np.int64}
+_CT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
+       "i32": ctypes.c_int32, "i64": ctypes.c_int64}
+
+
+class CompileError(Exception):
+    """approx-compile failed; the message carries its diagnostics."""
+
+
+def tool(name: str) -> str:
+    """Path of one of our tools: $APPROX_BIN/<name>, else the build tree,
+    else PATH."""
+    for d in (os.environ.get("APPROX_BIN"),
+              os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin")):
+        if d and os.path.exists(os.path.join(d, name)):
+            return os.path.abspath(os.path.join(d, name))
+    found = shutil.which(name)
+    if not found:
+        raise CompileError(f"{name} not found (build the project or set APPROX_BIN)")
+    return found
+
+
+def compile_shared(mlir: str, out: str, *, config: str | None = None,
+                   runtime_table: bool = False, exact: bool = False,
+                   extra: list | None = None) -> str:
+    """Compiles annotated MLIR text to the shared library `out` through the
+    approx pipeline; returns `out`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "module.mlir")
+        with open(src, "w") as f:
+            f.write(mlir)
+        cmd = [tool("approx-compile"), src, "-shared", "-o", out]
+        if config:
+            cmd.append(f"--approx-config={config}")
+        if runtime_table:
+            cmd.append("--approx-runtime-table")
+        if exact:
+            cmd.append("--approx-exact")
+        cmd += extra or []
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise CompileError(p.stderr.strip() or f"approx-compile exit {p.returncode}")
+    return out
+
+
+def _descriptor(rank: int):
+    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+              ("offset", ctypes.c_int64)]
+    if rank:
+        fields += [("sizes", ctypes.c_int64 * rank),
+                   ("strides", ctypes.c_int64 * rank)]
+    return type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
+
+
+_libc = ctypes.CDLL(None)
+_libc.free.argtypes = [ctypes.c_void_p]
+
+
+class NativeFunction:
+    """One `llvm.emit_c_interface` function: call it with numpy arrays
+    (and ints for scalar parameters); returns numpy arrays."""
+
+    def __init__(self, lib, name: str, params: list, results: list):
+        self.name, self.params, self.results = name, params, results
+        self.fn = getattr(lib, f"_mlir_ciface_{name}")
+        self.fn.restype = None
+        self.result_types = [_descriptor(t.rank) for t in results]
+        if len(results) == 1:
+            self.out_type = self.result_types[0]
+        else:
+            self.out_type = type("Results", (ctypes.Structure,), {"_fields_": [
+                (f"r{i}", t) for i, t in enumerate(self.result_types)]})
+
+    def __call__(self, *args):
+        if len(args) != len(self.params):
+            raise TypeError(f"{self.name} takes {len(self.params)} arguments, "
+                            f"got {len(args)}")
+        keep, cargs = [], []
+        for i, (a, t) in enumerate(zip(args, self.params)):
+            if not isinstance(t, TType):
+                cargs.append(_CT[t](int(a)))
+                continue
+            arr = np.ascontiguousarray(a, dtype=_NP[t.elem])
+            if arr.shape != t.shape:
+                raise ValueError(f"{self.name}: argument {i} has shape "
+                                 f"{arr.shape}, expected {t.shape}")
+            keep.append(arr)
+            d = _descriptor(t.rank)()
+            d.allocated = d.aligned = arr.ctypes.data
+            d.offset = 0
+            if t.rank:
+                for k in range(t.rank):
+                    d.sizes[k] = arr.shape[k]
+                    d.strides[k] = arr.strides[k] // arr.itemsize
+            keep.append(d)
+            cargs.append(ctypes.byref(d))
+        out = self.out_type()
+        self.fn(ctypes.byref(out), *cargs)
+        descs = [out] if len(self.results) == 1 else \
+            [getattr(out, f"r{i}") for i in range(len(self.results))]
+        values = [self._read(d, t) for d, t in zip(descs, self.results)]
+        return values[0] if len(values) == 1 else tuple(values)
+
+    @staticmethod
+    def _read(d, t: TType) -> np.ndarray:
+        """Copies the result out of its memref and frees the buffer."""
+        dtype = np.dtype(_NP[t.elem])
+        base = d.aligned + d.offset * dtype.itemsize
+        strides = [d.strides[k] for k in range(t.rank)]
+        span = 1 + sum((n - 1) * s for n, s in zip(t.shape, strides))
+        buf = (ctypes.c_char * (span * dtype.itemsize)).from_address(base)
+        flat = np.frombuffer(buf, dtype=dtype, count=span)
+        view = np.lib.stride_tricks.as_strided(
+            flat, shape=t.shape, strides=[s * dtype.itemsize for s in strides])
+        value = np.array(view, copy=True)
+        _libc.free(d.allocated)
+        return value
+
+
+class NativeModule:
+    """A compiled module: one attribute per exported function."""
+
+    def __init__(self, lib_path: str, signatures: dict):
+        self.lib = ctypes.CDLL(os.path.abspath(lib_path))
+        self.functions = {n: NativeFunction(self.lib, n, p, r)
+                          for n, (p, r) in signatures.items()
+                          if all(isinstance(t, TType) for t in r)}
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["functions"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, name):
+        return self.functions[name]

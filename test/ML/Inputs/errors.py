@@ -1,0 +1,35 @@
+"""Errors of the ML route: each prints one line; the test checks them."""
+import jax.numpy as jnp
+import numpy as np
+
+import approx_ml as am
+from approx_ml.native import CompileError
+
+x = np.zeros((4, 3), np.float32)
+
+
+def report(what, fn):
+    try:
+        fn()
+        print(f"{what}: no error")
+    except (am.UnsupportedOp, CompileError, ValueError) as e:
+        print(f"{what}: {type(e).__name__}: {e}")
+
+
+# An op the importer does not translate: named, with its function.
+report("sort", lambda: am.export_to_mlir(lambda a: jnp.sort(a, axis=0), x,
+                                          name="sorted"))
+# decode_quantize on a function without a matmul: approx-compile's located
+# error.
+mlir = am.export_to_mlir(lambda a: a * 2.0, x, name="scale")
+report("no matmul", lambda: am.compile_module(am.inject_annotations(
+    mlir, "scale", {"static_transform": dict(transform_type="decode_quantize",
+                                             knob_val=1)})))
+# An unknown transform type.
+report("bad kind", lambda: am.compile_module(am.inject_annotations(
+    mlir, "scale", {"static_transform": dict(transform_type="quantise",
+                                             knob_val=1)})))
+# A knob on a function that is not there.
+report("no function", lambda: am.inject_annotations(
+    mlir, "missing", {"static_transform": dict(transform_type="loop_perforate",
+                                               knob_val=2)}))
