@@ -53,8 +53,8 @@ func.func @dq_dyn(%a: tensor<2x4xf32>, %w: tensor<4x2xf32>, %c: tensor<2x2xf32>,
 
 // -----
 
-// precision_reduce 2: the f32 inputs rounded to bf16, widened in the
-// (generalized) payload; the accumulator stays f32.
+// precision_reduce 2: the f32 inputs rounded to bf16; the matmul stays a
+// named op (its payload widens mixed operands), the accumulator stays f32.
 func.func @pr(%a: tensor<2x4xf32>, %w: tensor<4x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %r = approx.knob <{id = 0 : i32, name = "pr", transform_types = [#approx.kind<precision_reduce>]}> -> tensor<2x2xf32> {
     approx.transform precision_reduce <{knob_val = 2 : i32}>
@@ -68,13 +68,32 @@ func.func @pr(%a: tensor<2x4xf32>, %w: tensor<4x2xf32>, %c: tensor<2x2xf32>) -> 
 // CHECK:         %[[AN:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x4xbf16>)
 // CHECK:           arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         %[[WN:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<4x2xf32>) outs(%{{.*}} : tensor<4x2xbf16>)
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[AN]], %[[WN]] : tensor<2x4xbf16>, tensor<4x2xbf16>) outs(%[[C]] : tensor<2x2xf32>)
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: bf16, %[[Y:.*]]: bf16, %[[O:.*]]: f32):
-// CHECK-DAG:       arith.extf %[[X]] : bf16 to f32
-// CHECK-DAG:       arith.extf %[[Y]] : bf16 to f32
-// CHECK:           arith.mulf
-// CHECK:           arith.addf %[[O]]
-// CHECK-NOT:     linalg.matmul
+// CHECK:         %[[R:.*]] = linalg.matmul ins(%[[AN]], %[[WN]] : tensor<2x4xbf16>, tensor<4x2xbf16>) outs(%[[C]] : tensor<2x2xf32>)
+// CHECK:         approx.yield %[[R]]
+
+// -----
+
+// precision_reduce 1 on other linalg ops: generalized, the f32 inputs read
+// in f16 and widened at the top of the payload.
+func.func @pr_generic(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = approx.knob <{id = 0 : i32, name = "pg", transform_types = [#approx.kind<precision_reduce>]}> -> tensor<4xf32> {
+    approx.transform precision_reduce <{knob_val = 1 : i32}>
+    %e = tensor.empty() : tensor<4xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %t = math.tanh %in : f32
+      linalg.yield %t : f32
+    } -> tensor<4xf32>
+    approx.yield %y : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @pr_generic(
+// CHECK:         %[[XN:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf16>)
+// CHECK:         linalg.generic {{.*}} ins(%[[XN]] : tensor<4xf16>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f16, %{{.*}}: f32):
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT:      math.tanh %[[W]]
 
 // -----
 

@@ -52,6 +52,11 @@ cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
 cl::list<std::string> includeDirs("I", cl::Prefix,
                                   cl::desc("Include directory for C inputs"),
                                   cl::value_desc("dir"));
+cl::list<std::string> clangFlags(
+    "Xclang-driver",
+    cl::desc("Pass a flag to the clang that compiles and links (repeatable), "
+             "e.g. -Xclang-driver=-fno-unroll-loops"),
+    cl::value_desc("flag"));
 cl::opt<std::string> clangPath("clang",
                                cl::desc("clang to compile and link with"),
                                cl::init(APPROX_DEFAULT_CLANG));
@@ -116,6 +121,8 @@ int main(int argc, char **argv) {
                                    "-Wno-override-module"};
   for (const std::string &dir : includeDirs)
     args.push_back("-I" + dir);
+  for (const std::string &flag : clangFlags)
+    args.push_back(flag);
   if (compileOnly) {
     args.push_back("-c");
   } else if (shared) {

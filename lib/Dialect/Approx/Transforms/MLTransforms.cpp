@@ -345,10 +345,24 @@ Value roundTrip(OpBuilder &b, Location loc, Value x, FloatType narrow) {
   return op.getResult(0);
 }
 
-/// A clone of `op` (generalized) reading its f32 tensor inputs in `narrow`
-/// and widening them in its payload: arithmetic and accumulation in f32.
+/// A clone of `op` reading its f32 tensor inputs in `narrow` and widening
+/// them in its payload: arithmetic and accumulation in f32. Matmuls stay
+/// named ops (their payload casts mixed operands), the rest is generalized.
 FailureOr<Value> narrowedClone(OpBuilder &b, linalg::LinalgOp op,
                                FloatType narrow) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation())) {
+    Location loc = op.getLoc();
+    Value x = roundTrip(b, loc, op.getDpsInputs()[0], narrow);
+    Value y = roundTrip(b, loc, op.getDpsInputs()[1], narrow);
+    Value c = op.getDpsInits()[0];
+    if (isa<linalg::MatmulOp>(op.getOperation()))
+      return linalg::MatmulOp::create(b, loc, TypeRange{c.getType()},
+                                      ValueRange{x, y}, ValueRange{c})
+          .getResult(0);
+    return linalg::BatchMatmulOp::create(b, loc, TypeRange{c.getType()},
+                                         ValueRange{x, y}, ValueRange{c})
+        .getResult(0);
+  }
   IRRewriter rewriter(b);
   rewriter.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
   auto clone = cast<linalg::LinalgOp>(rewriter.clone(*op));

@@ -1,0 +1,18 @@
+//===- LowerTensorCode.h - tensor code to loops and vectors -----*- C++ -*-===//
+// Private to lib/Pipeline.
+#ifndef APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
+#define APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
+
+#include "mlir/Pass/Pass.h"
+#include <memory>
+
+namespace approx {
+
+/// Bufferizes modules that contain tensors and lowers their linalg ops:
+/// f32 matmuls tiled into register blocks and vectorized, everything else
+/// to loops. Modules without tensors are left alone.
+std::unique_ptr<mlir::Pass> createLowerTensorCodePass();
+
+} // namespace approx
+
+#endif // APPROX_LIB_PIPELINE_LOWERTENSORCODE_H

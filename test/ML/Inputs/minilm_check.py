@@ -1,0 +1,43 @@
+"""all-MiniLM-L6-v2 written in JAX (python/approx_ml/minilm.py) with its real
+PyPI weights: XLA's embeddings agree with the independent numpy network of
+scripts/bert_reference.py, and the ML route's native build agrees with XLA
+(cosine >= 0.9999); a decode_quantize build stays within a QoS bound."""
+import os
+import sys
+
+import jax
+import numpy as np
+
+import approx_ml as am
+from approx_ml.minilm import MiniLM
+
+model_dir = sys.argv[1]
+sys.path.insert(0, sys.argv[2])  # scripts/, for bert_reference
+from bert_reference import Bert  # noqa: E402
+
+texts = ["who wrote pride and prejudice",
+         "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars "
+         "in Paris, France. It was completed in 1889.",
+         "Hello World, this is Ünïcode café: naïve façades, 東京, and émigrés!"]
+model = MiniLM.load(model_dir)
+x, mask = model.inputs(texts, batch=4, seq=48)
+fn = model.encoder()
+xla = np.asarray(jax.jit(fn)(x, mask, *model.weights()))[:3]
+ref = Bert(model_dir)
+numpy_cos = min(float(ref.embed(t) @ e) for t, e in zip(texts, xla))
+print(f"xla vs numpy reference: worst cosine {numpy_cos:.6f}")
+
+
+def cosines(a, b):
+    return np.sum(a * b, 1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+mlir = am.export_to_mlir(fn, x, mask, *model.weights(), name="minilm")
+native = am.compile_module(mlir, exact=True).minilm(x, mask, *model.weights())[:3]
+print(f"ours exact vs xla: worst cosine {cosines(native, xla).min():.6f}")
+dq = am.inject_annotations(mlir, "minilm", {"static_transform": dict(
+    transform_type="decode_quantize", knob_val=1)})
+approx = am.compile_module(dq).minilm(x, mask, *model.weights())[:3]
+c = cosines(approx, xla)
+print(f"decode_quantize 1 vs xla: worst cosine {c.min():.6f}, "
+      f"{'identical' if np.array_equal(approx, native) else 'approximate'}")
