@@ -10,7 +10,7 @@
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
 //  3. linalg to loops (buffer copies included), strided metadata, affine,
-//     bf16 conversions as integer ops.
+//     bf16 conversions as integer ops, erf/erfc as vectorizable polynomials.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerTensorCode.h"
@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,6 +36,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -237,6 +240,13 @@ struct LowerTensorCodePass
       copy.erase();
     });
     if (failed(runPipeline(loopPipeline, module)))
+      return signalPassFailure();
+    // erf / erfc (BERT's GELU) as polynomials the vectorizer handles, not
+    // one libm call per element.
+    RewritePatternSet patterns(&getContext());
+    populatePolynomialApproximateErfPattern(patterns);
+    populatePolynomialApproximateErfcPattern(patterns);
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
       signalPassFailure();
   }
 
