@@ -11,7 +11,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -225,11 +224,9 @@ struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {
     if (auto lop = dyn_cast_or_null<linalg::LinalgOp>(perforationTarget(knob, t))) {
       b.setInsertionPoint(lop);
       FailureOr<linalg::GenericOp> generic =
-          isa<linalg::GenericOp>(lop.getOperation())
-              ? cast<linalg::GenericOp>(lop.getOperation())
-              : linalg::generalizeNamedOp(b, lop);
+          asGeneric(b, lop, "loop_perforate");
       if (failed(generic))
-        return lop->emitOpError("loop_perforate cannot generalize this op");
+        return failure();
       FailureOr<unsigned> dim = sumReductionDim(*generic);
       if (failed(dim))
         return failure();

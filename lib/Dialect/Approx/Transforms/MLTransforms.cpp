@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -367,11 +366,9 @@ FailureOr<Value> narrowedClone(OpBuilder &b, linalg::LinalgOp op,
   rewriter.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
   auto clone = cast<linalg::LinalgOp>(rewriter.clone(*op));
   FailureOr<linalg::GenericOp> generic =
-      isa<linalg::GenericOp>(clone.getOperation())
-          ? cast<linalg::GenericOp>(clone.getOperation())
-          : linalg::generalizeNamedOp(rewriter, clone);
+      asGeneric(rewriter, clone, "precision_reduce");
   if (failed(generic))
-    return op->emitOpError("precision_reduce cannot generalize this op");
+    return failure();
   Block &body = generic->getRegion().front();
   for (OpOperand *in : generic->getDpsInputOperands()) {
     auto tt = dyn_cast<RankedTensorType>(in->get().getType());

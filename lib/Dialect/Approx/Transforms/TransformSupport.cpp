@@ -2,6 +2,8 @@
 #include "TransformSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 using namespace mlir;
 
@@ -26,6 +28,16 @@ Value divisor(OpBuilder &b, Location loc, const KnobValue &k) {
   if (k.constant)
     return constI32(b, loc, std::max(*k.constant, 1));
   return arith::MaxSIOp::create(b, loc, k.value, constI32(b, loc, 1));
+}
+
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
+                                       linalg::LinalgOp op, StringRef kind) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return op->emitOpError(kind) << " cannot generalize this op";
+  return generic;
 }
 
 SmallVector<Operation *> regionOps(KnobOp knob, Operation *mgmt) {

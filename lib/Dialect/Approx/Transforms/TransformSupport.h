@@ -6,6 +6,11 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+namespace mlir::linalg {
+class GenericOp;
+class LinalgOp;
+} // namespace mlir::linalg
+
 namespace approx {
 
 /// The knob value a transform is applied with.
@@ -29,6 +34,13 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 /// max(k, 1): the work divisor of a loop kind, 0 (exact) acting as 1.
 mlir::Value divisor(mlir::OpBuilder &b, mlir::Location loc,
                     const KnobValue &k);
+
+/// `op` as a linalg.generic: itself, or its generalization (replacing it,
+/// at the rewriter's insertion point); a located error naming `kind` when
+/// it cannot be generalized.
+mlir::FailureOr<mlir::linalg::GenericOp>
+asGeneric(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+          llvm::StringRef kind);
 
 /// The ops of the knob's region proper: those after the management op,
 /// without the safety contract and the terminator.
