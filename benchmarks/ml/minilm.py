@@ -110,8 +110,6 @@ def xla_pinned(args):
 
 
 def main():
-    import faulthandler
-    faulthandler.dump_traceback_later(int(os.environ.get("MINILM_TRACE", "100000")), exit=True)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", required=True)
     ap.add_argument("--model", default=os.path.join(

@@ -5,8 +5,8 @@ annotations; `compile_module` builds native code through the approx pipeline
 and returns a module whose functions take and return numpy arrays."""
 
 from .stablehlo_import import UnsupportedOp, stablehlo_to_linalg
-from .export import (Exported, compile_module, export_to_mlir,
-                     inject_annotations, annotation_text)
+from .export import (compile_module, export_to_mlir, inject_annotations,
+                     annotation_text)
 
-__all__ = ["UnsupportedOp", "stablehlo_to_linalg", "Exported", "export_to_mlir",
+__all__ = ["UnsupportedOp", "stablehlo_to_linalg", "export_to_mlir",
            "inject_annotations", "annotation_text", "compile_module"]

@@ -15,23 +15,11 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from dataclasses import dataclass
 
 import numpy as np
 
 from .native import NativeModule, compile_shared
-from .stablehlo_import import TType, stablehlo_to_linalg, Importer
-
-
-@dataclass
-class Exported:
-    """An exported function: its MLIR text and its name."""
-
-    text: str
-    name: str
-
-    def __str__(self) -> str:
-        return self.text
+from .stablehlo_import import TType, stablehlo_to_linalg
 
 
 def _lower(fn, args, name):
@@ -185,5 +173,5 @@ def compile_module(mlir: str, *, config: str | None = None,
     return NativeModule(library, signatures(str(mlir)))
 
 
-__all__ = ["Exported", "export_to_mlir", "inject_annotations",
-           "annotation_text", "compile_module", "signatures", "Importer"]
+__all__ = ["export_to_mlir", "inject_annotations", "annotation_text",
+           "compile_module", "signatures"]

@@ -189,9 +189,6 @@ class Importer:
         self.c_interface = c_interface
         self.fn: _Func | None = None
         self.current = ""
-        # new name -> (parameter types, result types): TType or a scalar
-        # element type string.
-        self.signatures: dict = {}
 
     # -- naming ---------------------------------------------------------
     def fresh(self, hint: str = "v") -> str:
@@ -365,8 +362,7 @@ class Importer:
                 return "%r"
             set_result(self.elementwise(operands, t, body))
             return
-        if kind in _FLOAT_UN or kind in ("stablehlo.logistic", "stablehlo.negate",
-                                         "stablehlo.abs", "stablehlo.not",
+        if kind in _FLOAT_UN or kind in ("stablehlo.logistic", "stablehlo.not",
                                          "stablehlo.sign"):
             e = ttype(operands[0].type).elem
 
@@ -630,7 +626,7 @@ class Importer:
         self.fn = _Func()
         self.current = name
         scalars = set(self.scalar_args.get(name, ()))
-        params, param_types = [], []
+        params = []
         for i, arg in enumerate(block.arguments):
             t = ttype(arg.type)
             if i in scalars:
@@ -638,14 +634,12 @@ class Importer:
                     raise UnsupportedOp(f"argument {i} of {name} is {t}, not an "
                                         "integer scalar")
                 params.append(f"%arg{i}: {t.elem}")
-                param_types.append(t.elem)
                 v = self.fresh("st")
                 self.emit_line(f"{v} = tensor.from_elements %arg{i} : {t}")
                 self.fn.names[arg] = v
             else:
                 # Inputs are read-only: the caller's arrays are never written.
                 params.append(f"%arg{i}: {t} {{bufferization.writable = false}}")
-                param_types.append(t)
                 self.fn.names[arg] = f"%arg{i}"
         for o in block.operations:
             try:
@@ -658,7 +652,6 @@ class Importer:
         if name in self.scalar_results:
             result_types = [t.elem for t in result_types]
         results = ", ".join(str(t) for t in result_types)
-        self.signatures[new_name] = (param_types, result_types)
         visibility = "" if "sym_visibility" not in fop.attributes or \
             ir.StringAttr(fop.attributes["sym_visibility"]).value == "public" \
             else "private "

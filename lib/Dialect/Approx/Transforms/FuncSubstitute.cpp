@@ -22,18 +22,13 @@ namespace {
 scf::IndexSwitchOp dispatch(OpBuilder &b, Location loc, StringRef base,
                             const KnobValue &k, TypeRange types,
                             ValueRange args) {
-  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), k.value);
-  SmallVector<int64_t> cases(k.candidates.begin(), k.candidates.end());
-  auto sw = scf::IndexSwitchOp::create(b, loc, types, index, cases,
-                                       cases.size());
-  for (auto [region, c] : llvm::zip(sw.getCaseRegions(), k.candidates)) {
-    OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-    auto call = func::CallOp::create(rb, loc, variantName(base, c), types,
-                                     args);
-    scf::YieldOp::create(rb, loc, call.getResults());
-  }
-  sw.getDefaultRegion().emplaceBlock();
-  return sw;
+  return *switchOnCandidates(
+      b, loc, k, types,
+      [&](OpBuilder &rb, int32_t c) -> FailureOr<SmallVector<Value>> {
+        auto call = func::CallOp::create(rb, loc, variantName(base, c), types,
+                                         args);
+        return SmallVector<Value>(call.getResults());
+      });
 }
 
 struct FuncSubstitute : TransformKindPattern<TransformKind::FuncSubstitute> {

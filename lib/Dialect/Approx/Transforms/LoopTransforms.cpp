@@ -199,21 +199,11 @@ LogicalResult perforateReduction(PatternRewriter &b, linalg::GenericOp op,
 
 /// The first scf loop or linalg reduction of the knob.
 Operation *perforationTarget(KnobOp knob, TransformOp t) {
-  for (Operation *top : regionOps(knob, t)) {
-    Operation *found = nullptr;
-    top->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      auto lop = dyn_cast<linalg::LinalgOp>(op);
-      if (isa<scf::ForOp, scf::WhileOp>(op) ||
-          (lop && lop.getNumReductionLoops() > 0)) {
-        found = op;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (found)
-      return found;
-  }
-  return nullptr;
+  return findFirstAfter(knob, t, [](Operation *op) {
+    auto lop = dyn_cast<linalg::LinalgOp>(op);
+    return isa<scf::ForOp, scf::WhileOp>(op) ||
+           (lop && lop.getNumReductionLoops() > 0);
+  });
 }
 
 struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {

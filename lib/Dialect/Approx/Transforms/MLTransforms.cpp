@@ -58,19 +58,18 @@ LogicalResult dispatch(PatternRewriter &b, Operation *op, const KnobValue &k,
   }
   if (k.candidates.empty())
     return success();
-  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), k.value);
-  SmallVector<int64_t> cases(k.candidates.begin(), k.candidates.end());
-  auto sw = scf::IndexSwitchOp::create(b, loc, op->getResultTypes(), index,
-                                       cases, cases.size());
-  for (auto [region, c] : llvm::zip(sw.getCaseRegions(), k.candidates)) {
-    OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-    FailureOr<Value> v = buildVariant(rb, c);
-    if (failed(v))
-      return failure();
-    scf::YieldOp::create(rb, loc, *v);
-  }
-  Block &dflt = sw.getDefaultRegion().emplaceBlock();
-  b.replaceAllUsesWith(op->getResults(), sw.getResults());
+  FailureOr<scf::IndexSwitchOp> sw = switchOnCandidates(
+      b, loc, k, op->getResultTypes(),
+      [&](OpBuilder &rb, int32_t c) -> FailureOr<SmallVector<Value>> {
+        FailureOr<Value> v = buildVariant(rb, c);
+        if (failed(v))
+          return failure();
+        return SmallVector<Value>{*v};
+      });
+  if (failed(sw))
+    return failure();
+  Block &dflt = sw->getDefaultRegion().front();
+  b.replaceAllUsesWith(op->getResults(), sw->getResults());
   b.moveOpBefore(op, &dflt, dflt.end());
   OpBuilder db = OpBuilder::atBlockEnd(&dflt);
   scf::YieldOp::create(db, loc, op->getResults());

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -38,6 +39,41 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
   if (failed(generic))
     return op->emitOpError(kind) << " cannot generalize this op";
   return generic;
+}
+
+Operation *findFirstAfter(KnobOp knob, Operation *mgmt,
+                          function_ref<bool(Operation *)> pred) {
+  for (Operation *top : regionOps(knob, mgmt)) {
+    Operation *found = nullptr;
+    top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!pred(op))
+        return WalkResult::advance();
+      found = op;
+      return WalkResult::interrupt();
+    });
+    if (found)
+      return found;
+  }
+  return nullptr;
+}
+
+FailureOr<scf::IndexSwitchOp> switchOnCandidates(
+    OpBuilder &b, Location loc, const KnobValue &k, TypeRange types,
+    function_ref<FailureOr<SmallVector<Value>>(OpBuilder &, int32_t)>
+        buildCase) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), k.value);
+  SmallVector<int64_t> cases(k.candidates.begin(), k.candidates.end());
+  auto sw = scf::IndexSwitchOp::create(b, loc, types, index, cases,
+                                       cases.size());
+  for (auto [region, c] : llvm::zip(sw.getCaseRegions(), k.candidates)) {
+    OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
+    FailureOr<SmallVector<Value>> values = buildCase(rb, c);
+    if (failed(values))
+      return failure();
+    scf::YieldOp::create(rb, loc, *values);
+  }
+  sw.getDefaultRegion().emplaceBlock();
+  return sw;
 }
 
 SmallVector<Operation *> regionOps(KnobOp knob, Operation *mgmt) {

@@ -10,6 +10,9 @@ namespace mlir::linalg {
 class GenericOp;
 class LinalgOp;
 } // namespace mlir::linalg
+namespace mlir::scf {
+class IndexSwitchOp;
+} // namespace mlir::scf
 
 namespace approx {
 
@@ -47,23 +50,26 @@ asGeneric(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 llvm::SmallVector<mlir::Operation *> regionOps(KnobOp knob,
                                                mlir::Operation *mgmt);
 
+/// The first op of the region proper satisfying `pred`, in pre-order.
+mlir::Operation *findFirstAfter(KnobOp knob, mlir::Operation *mgmt,
+                                llvm::function_ref<bool(mlir::Operation *)> pred);
+
 /// The first op of type OpTs in the region proper, in pre-order.
 template <typename... OpTs>
 mlir::Operation *findFirstAfter(KnobOp knob, mlir::Operation *mgmt) {
-  for (mlir::Operation *top : regionOps(knob, mgmt)) {
-    mlir::Operation *found = nullptr;
-    top->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
-      if (mlir::isa<OpTs...>(op)) {
-        found = op;
-        return mlir::WalkResult::interrupt();
-      }
-      return mlir::WalkResult::advance();
-    });
-    if (found)
-      return found;
-  }
-  return nullptr;
+  return findFirstAfter(knob, mgmt,
+                        [](mlir::Operation *op) { return mlir::isa<OpTs...>(op); });
 }
+
+/// An scf.index_switch on the knob value with one case per candidate c,
+/// each yielding buildCase(builder, c); the default region (the exact path)
+/// is created empty for the caller to fill. Fails when a case does.
+mlir::FailureOr<mlir::scf::IndexSwitchOp> switchOnCandidates(
+    mlir::OpBuilder &b, mlir::Location loc, const KnobValue &k,
+    mlir::TypeRange types,
+    llvm::function_ref<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+        mlir::OpBuilder &, int32_t)>
+        buildCase);
 
 /// Base of the per-kind patterns: matches an approx.transform of `Kind`,
 /// computes its knob value, calls apply() unless the value is the constant 0
