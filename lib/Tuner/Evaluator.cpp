@@ -296,10 +296,17 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
     }
     std::string file = scratch->path + "/config-" +
                        std::to_string(scratch->counter++) + ".json";
-    if (FILE *f = std::fopen(file.c_str(), "w")) {
-      std::string json = toJson(config);
-      std::fwrite(json.data(), 1, json.size(), f);
-      std::fclose(f);
+    std::string json = toJson(config);
+    FILE *f = std::fopen(file.c_str(), "w");
+    bool written = f && std::fwrite(json.data(), 1, json.size(), f) ==
+                            json.size();
+    if (f && std::fclose(f) != 0)
+      written = false;
+    if (!written) {
+      Measurement m;
+      m.status = EvalStatus::Failed;
+      m.message = "cannot write the configuration file '" + file + "'";
+      return m;
     }
     std::vector<std::string> env = {
         "APPROX_CONFIG=" + file,

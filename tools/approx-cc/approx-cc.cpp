@@ -9,7 +9,7 @@
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Frontend/CImport.h"
-#include "../common/ToolSupport.h"
+#include "../common/OutputFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -171,6 +171,16 @@ int main(int argc, char **argv) {
                 "--approx-runtime-table");
   if (optLevel > 3)
     return fail("-O takes 0 to 3");
+  std::vector<std::string> allInputs(inputs.begin(), inputs.end());
+  if (!config.empty())
+    allInputs.push_back(config);
+  std::string finalOutput =
+      !output.empty() ? std::string(output)
+      : !emit.empty() ? std::string("-")
+      : compileOnly   ? (sys::path::stem(sources.front()) + ".o").str()
+                      : std::string("a.out");
+  if (approx::tools::checkNotAnInput("approx-cc", finalOutput, allInputs))
+    return 1;
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -195,8 +205,16 @@ int main(int argc, char **argv) {
   for (const std::string &src : sources) {
     std::string object;
     if (compileOnly) {
-      object = !output.empty() ? std::string(output)
-                               : (sys::path::stem(src) + ".o").str();
+      std::string path = !output.empty() ? std::string(output)
+                                         : (sys::path::stem(src) + ".o").str();
+      if (approx::tools::checkNotAnInput("approx-cc", path, allInputs))
+        return 1;
+      approx::tools::StagedOutput staged(path);
+      if (int rc = compileSource(ctx, src, staged.path()))
+        return rc;
+      if (staged.commit("approx-cc"))
+        return 1;
+      continue;
     } else {
       SmallString<128> tmp;
       if (std::error_code ec =
@@ -216,10 +234,9 @@ int main(int argc, char **argv) {
   std::string linker = clangPath;
   if (cxx)
     linker = (sys::path::parent_path(clangPath) + "/clang++").str();
+  approx::tools::StagedOutput staged(finalOutput);
   std::vector<std::string> args = {linker, "-O" + std::to_string(optLevel),
-                                   "-o",
-                                   output.empty() ? std::string("a.out")
-                                                  : std::string(output)};
+                                   "-o", staged.path()};
   args.insert(args.end(), objects.begin(), objects.end());
   args.insert(args.end(), others.begin(), others.end());
   args.push_back("-L" + approx::tools::runtimeLibDir(argv[0], (void *)&fail));
@@ -231,5 +248,7 @@ int main(int argc, char **argv) {
     args.push_back(lib);
   for (const std::string &arg : linkerArgs)
     args.push_back("-Wl," + arg);
-  return runTool(linker, args);
+  if (runTool(linker, args))
+    return 1;
+  return staged.commit("approx-cc");
 }

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Execution/Execution.h"
-#include "../common/ToolSupport.h"
+#include "../common/OutputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -86,6 +86,12 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("-O takes 0 to 3");
 
+  std::vector<std::string> allInputs(inputs.begin(), inputs.end());
+  if (!config.empty())
+    allInputs.push_back(config);
+  if (approx::tools::checkNotAnInput("approx-compile", output, allInputs))
+    return 1;
+
   auto buffer = MemoryBuffer::getFileOrSTDIN(input);
   if (!buffer)
     return fail("cannot read '" + input + "': " + buffer.getError().message());
@@ -129,8 +135,9 @@ int main(int argc, char **argv) {
     args.push_back("-shared");
     args.push_back("-fPIC");
   }
+  approx::tools::StagedOutput staged(output);
   args.push_back("-o");
-  args.push_back(output);
+  args.push_back(staged.path());
   args.push_back(std::string(llPath));
   for (size_t i = 1; i < inputs.size(); ++i)
     args.push_back(inputs[i]);
@@ -145,5 +152,7 @@ int main(int argc, char **argv) {
     args.push_back("-lpthread");
     args.push_back("-lm");
   }
-  return approx::tools::runTool("approx-compile", clangPath, args);
+  if (approx::tools::runTool("approx-compile", clangPath, args))
+    return 1;
+  return staged.commit("approx-compile");
 }

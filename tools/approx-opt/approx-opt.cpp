@@ -2,21 +2,29 @@
 //
 // mlir-opt with the approx dialect and passes: the seed's pipeline names
 // (--emit-approx ... --finalize-approx), --approx-pipeline for all five and
-// --approx-to-llvm to lower the result to the LLVM dialect.
+// --approx-to-llvm to lower the result to the LLVM dialect. Unlike mlir-opt,
+// `-o` never names the input and the output replaces an existing file only
+// once the run has succeeded.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
+#include "../common/OutputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
   approx::registerApproxPasses();
   approx::registerApproxPipelines();
@@ -25,6 +33,23 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<approx::ApproxDialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "approx-opt: the ApproxMLIR pass driver\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "approx-opt: the ApproxMLIR pass driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        llvm::outs(), llvm::MemoryBuffer::getMemBuffer(""), registry, config));
+
+  if (approx::tools::checkNotAnInput("approx-opt", output, {input}))
+    return 1;
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
+  if (!file)
+    return approx::tools::fail("approx-opt", error);
+  return approx::tools::writeAtomically(
+      "approx-opt", output, [&](llvm::raw_ostream &os) {
+        return mlir::succeeded(
+            mlir::MlirOptMain(os, std::move(file), registry, config));
+      });
 }

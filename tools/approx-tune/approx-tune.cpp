@@ -15,7 +15,7 @@
 #include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
-#include "../common/ToolSupport.h"
+#include "../common/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -274,6 +274,9 @@ struct ProgressPrinter {
 int writeOutput(StringRef name, StringRef text) {
   SmallString<256> p(outDir);
   sys::path::append(p, name);
+  std::vector<std::string> inputs = {spaceFile, validateFile, dbPath};
+  if (approx::tools::checkNotAnInput("approx-tune", p, inputs))
+    return 1;
   return approx::tools::writeText("approx-tune", p, text);
 }
 

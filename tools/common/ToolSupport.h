@@ -8,7 +8,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <string>
@@ -30,19 +29,6 @@ inline std::string runtimeLibDir(const char *argv0, void *anchor) {
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
   llvm::sys::path::append(dir, "lib");
   return std::string(dir);
-}
-
-/// Writes `text` to `path` ("-" is stdout); the file appears only once it is
-/// complete. 0 on success, else an error is printed and 1 returned.
-inline int writeText(llvm::StringRef tool, llvm::StringRef path,
-                     llvm::StringRef text) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return fail(tool, "cannot write '" + path + "': " + ec.message());
-  out.os() << text;
-  out.keep();
-  return 0;
 }
 
 /// Runs `program` with `args` (args[0] included); 0 on success, else an
