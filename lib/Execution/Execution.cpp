@@ -3,6 +3,7 @@
 
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Pipeline/Pipeline.h"
+#include "approx/Support/NestingLimit.h"
 #include "approx_runtime.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -66,7 +67,8 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
         llvm::SMLoc());
     llvm::raw_string_ostream os(diag);
     SourceMgrDiagnosticHandler handler(sourceMgr, out.ctx.get(), os);
-    out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
+    if (!approx::reportExcessiveNesting(sourceMgr, os))
+      out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
     if (out.module) {
       PassManager pm(out.ctx.get());
       buildApproxPipeline(pm, {options.configPath, options.mode,

@@ -11,6 +11,7 @@
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
+#include "approx/Support/NestingLimit.h"
 #include "../common/OutputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -47,6 +48,14 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
   if (!file)
     return approx::tools::fail("approx-opt", error);
+  {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(file->getMemBufferRef(), false),
+        llvm::SMLoc());
+    if (approx::reportExcessiveNesting(sourceMgr, llvm::errs()))
+      return 1;
+  }
   return approx::tools::writeAtomically(
       "approx-opt", output, [&](llvm::raw_ostream &os) {
         return mlir::succeeded(

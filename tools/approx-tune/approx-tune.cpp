@@ -15,6 +15,7 @@
 #include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
+#include "approx/Support/NestingLimit.h"
 #include "../common/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -22,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -502,7 +504,14 @@ int main(int argc, char **argv) {
 
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (StringRef(spaceFile).ends_with(".mlir")) {
-    module = mlir::parseSourceFile<mlir::ModuleOp>(spaceFile, &ctx);
+    std::string error;
+    std::unique_ptr<MemoryBuffer> file = mlir::openInputFile(spaceFile, &error);
+    if (!file)
+      return fail(error);
+    sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+    if (approx::reportExcessiveNesting(sourceMgr, errs()))
+      return 1;
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
   } else {
     approx::CImportOptions options;
     options.clangPath = clangPath;
