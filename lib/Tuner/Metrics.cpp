@@ -10,9 +10,15 @@
 
 namespace approx::qos {
 
+namespace {
+bool allFinite(const std::vector<double> &v) {
+  return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+}
+} // namespace
+
 double l2Accuracy(const std::vector<double> &exact,
                   const std::vector<double> &approx) {
-  if (exact.size() != approx.size())
+  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
     return 0.0;
   double num = 0, den = 0;
   for (size_t i = 0; i < exact.size(); ++i) {
@@ -101,7 +107,8 @@ std::string normalise(const std::string &s) {
 
 double matchedL2Accuracy(const std::vector<double> &exact,
                          const std::vector<double> &approx, size_t dim) {
-  if (dim == 0 || exact.size() != approx.size() || exact.size() % dim)
+  if (dim == 0 || exact.size() != approx.size() || exact.size() % dim ||
+      !allFinite(exact) || !allFinite(approx))
     return 0.0;
   size_t k = exact.size() / dim;
   std::vector<double> cost(k * k);

@@ -23,10 +23,10 @@
 #include "approx/Tuner/Metrics.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,16 +43,36 @@ int usage() {
   return 2;
 }
 
+/// The most a QoS input may hold: outputs of real runs are far smaller, and
+/// an endless special file (/dev/zero) must not grow memory without bound.
+constexpr size_t kMaxInputBytes = size_t(256) << 20;
+
 bool readText(const char *path, std::string &out) {
-  std::ifstream in(path);
-  if (!in) {
+  FILE *f = std::fopen(path, "rb");
+  if (!f) {
     std::fprintf(stderr, "approx-qos: error: cannot read '%s': %s\n", path,
                  std::strerror(errno));
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
+  char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (out.size() + n > kMaxInputBytes) {
+      std::fclose(f);
+      std::fprintf(stderr, "approx-qos: error: '%s' is larger than %zu MiB, "
+                           "the limit of a QoS input\n",
+                   path, kMaxInputBytes >> 20);
+      return false;
+    }
+    out.append(chunk, n);
+  }
+  bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed) {
+    std::fprintf(stderr, "approx-qos: error: cannot read '%s': %s\n", path,
+                 std::strerror(errno));
+    return false;
+  }
   return true;
 }
 
@@ -104,9 +124,32 @@ bool readEveryLine(const char *path, std::vector<std::string> &out) {
   return true;
 }
 
+/// Prints the accuracy; fails when it is not a number or stdout cannot be
+/// written (a full disk must not pass for a measured accuracy).
 int report(double v) {
-  std::printf("%.9f\n", v);
+  if (!std::isfinite(v)) {
+    std::fprintf(stderr, "approx-qos: error: the accuracy is not a number\n");
+    return 1;
+  }
+  if (std::printf("%.9f\n", v) < 0 || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "approx-qos: error: cannot write to standard "
+                         "output: %s\n", std::strerror(errno));
+    return 1;
+  }
   return 0;
+}
+
+/// The exact output is the reference: a value that is not finite in it is
+/// an error (in an approximate output it only scores 0).
+bool checkReference(const char *path, const std::vector<double> &values) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i])) {
+      std::fprintf(stderr, "approx-qos: error: %s: value %zu is not finite; "
+                           "the exact output cannot be a reference\n",
+                   path, i + 1);
+      return false;
+    }
+  return true;
 }
 
 /// The mean score of a question set's answers: answer containment against
@@ -174,7 +217,8 @@ int main(int argc, char **argv) {
   std::string metric = argv[1];
   if (metric == "l2" && argc == 4) {
     std::vector<double> e, a;
-    if (!readNumbers(argv[2], e) || !readNumbers(argv[3], a))
+    if (!readNumbers(argv[2], e) || !readNumbers(argv[3], a) ||
+        !checkReference(argv[2], e))
       return 1;
     if (e.size() != a.size()) {
       std::fprintf(stderr, "approx-qos: error: %zu exact values but %zu "
@@ -192,7 +236,8 @@ int main(int argc, char **argv) {
                            "integer, got '%s'\n", argv[2]);
       return 1;
     }
-    if (!readNumbers(argv[3], e) || !readNumbers(argv[4], a))
+    if (!readNumbers(argv[3], e) || !readNumbers(argv[4], a) ||
+        !checkReference(argv[3], e))
       return 1;
     if (e.size() != a.size() || e.size() % size_t(dim)) {
       std::fprintf(stderr, "approx-qos: error: need two sets of the same "

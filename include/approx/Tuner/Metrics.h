@@ -14,15 +14,17 @@
 namespace approx::qos {
 
 /// L2 accuracy: 1 - ||exact - approx||_2 / ||exact||_2, clamped to [0, 1].
-/// Both vectors must have the same length (else 0). An all-zero `exact`
-/// gives 1 when `approx` is all zero too, else 0.
+/// Both vectors must have the same length and only finite values (else 0:
+/// a NaN or an infinity is no approximation of anything). An all-zero
+/// `exact` gives 1 when `approx` is all zero too, else 0.
 double l2Accuracy(const std::vector<double> &exact,
                   const std::vector<double> &approx);
 
 /// L2 accuracy of two sets of `k` points in `dim` dimensions (row-major)
 /// after matching each approximate point to a distinct exact one so that
 /// the total squared distance is minimal (Hungarian algorithm, O(k^3));
-/// used for k-means centroids, whose order is arbitrary.
+/// used for k-means centroids, whose order is arbitrary. 0 when a value is
+/// not finite (the matching is undefined on NaN).
 double matchedL2Accuracy(const std::vector<double> &exact,
                          const std::vector<double> &approx, size_t dim);
 
