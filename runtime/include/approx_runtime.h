@@ -6,7 +6,9 @@
  * recompiling. Values come, in increasing priority, from the defaults baked
  * into the program, the JSON file named by the environment variable
  * APPROX_CONFIG (read once, at the first parameter access), and
- * approx_rt_set() / approx_rt_load_config() calls.
+ * approx_rt_set() / approx_rt_load_config() calls. An APPROX_CONFIG entry
+ * that the run never read is reported on stderr at exit (a misspelled name
+ * would otherwise leave that knob at its default without a word).
  *
  * Parameter names are the seed's: <knob>_threshold_<i>, <knob>_decision_<j>,
  * <knob>_knob_val. The configuration file is a flat JSON object of
@@ -25,18 +27,20 @@ extern "C" {
 #endif
 
 /* The ABI between generated code and the runtime; the compiler's lowering
- * of approx.runtime_param (lower-approx-runtime) takes it from here. */
+ * of approx.runtime_param (lower-approx-runtime) takes it from here. Each
+ * module has its own private table of one word per parameter it reads, so
+ * modules compiled separately never share a slot. */
 #define APPROX_RT_PARAM_FN "approx_rt_param"  /* the function below */
-#define APPROX_RT_TABLE "approx_rt_table"     /* int64_t[SLOTS], exported */
-#define APPROX_RT_TABLE_SLOTS 16384
+#define APPROX_RT_TABLE "__approx_rt_table"   /* int64_t[n], per module */
 #define APPROX_RT_READY_SHIFT 32 /* bit set in a slot's word once registered */
 
-/* Called by generated code: the current value of parameter `name`, which
- * the compiler assigned to `slot` (dense, per program), with `dflt` the
- * value configured at compile time. Generated code first reads the word of
- * the slot in the exported table `approx_rt_table` (bit 32: registered, low
- * 32 bits: the value) and calls this only on the slot's first read. */
-int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name);
+/* Called by generated code: the current value of parameter `name`, whose
+ * word in the calling module's table is `*word`, with `dflt` the value
+ * configured at compile time. Generated code first reads the word (bit 32:
+ * registered, low 32 bits: the value) and calls this only while bit 32 is
+ * clear; the runtime then registers the word and publishes every later
+ * value of `name` to it. */
+int32_t approx_rt_param(int64_t *word, int32_t dflt, const char *name);
 
 /* Sets parameter `name` to `value` for all later reads. Names not yet seen
  * by the program are remembered and applied when first read. Returns 0. */

@@ -10,30 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxSlots = APPROX_RT_TABLE_SLOTS };
-
+/* A registered word of a module's table: bit APPROX_RT_READY_SHIFT is set
+ * once registered, the value is in the low 32 bits (one word, so one relaxed
+ * load in generated code sees both). */
 typedef struct {
+  _Atomic int64_t *word;
   const char *name;
   int32_t dflt;
 } Slot;
 
-/* The published value of every slot, read inline by generated code: bit
- * APPROX_RT_READY_SHIFT is set once the slot is registered, the value is in
- * the low 32 bits (one word, so one relaxed load sees both). */
-_Atomic int64_t approx_rt_table[kMaxSlots];
-
-static Slot slots[kMaxSlots];
-
 static void publish(const Slot *s, int32_t value) {
-  atomic_store_explicit(&approx_rt_table[s - slots],
+  atomic_store_explicit(s->word,
                         ((int64_t)1 << APPROX_RT_READY_SHIFT) | (uint32_t)value,
                         memory_order_release);
 }
 
 typedef approx_rt_entry Override;
 
-static int32_t registered[kMaxSlots]; /* slot numbers in order of first read */
-static size_t numRegistered;
+static Slot *slots; /* in order of first read */
+static size_t numRegistered, capRegistered;
 static Override *overrides;
 static size_t numOverrides, capOverrides;
 static int envLoaded;
@@ -271,11 +266,30 @@ static void setLocked(const char *name, int32_t value) {
     ++numOverrides;
   }
   overrides[i].value = value;
-  for (size_t r = 0; r < numRegistered; ++r) {
-    Slot *s = &slots[registered[r]];
-    if (strcmp(s->name, name) == 0)
-      publish(s, value);
+  for (size_t r = 0; r < numRegistered; ++r)
+    if (strcmp(slots[r].name, name) == 0)
+      publish(&slots[r], value);
+}
+
+/* The names APPROX_CONFIG set, reported at exit when the run never read
+ * them: a misspelled name must not silently leave its knob at the default. */
+static char **envNames;
+static size_t numEnvNames;
+static const char *envPath;
+
+static void reportUnreadEnvNames(void) {
+  pthread_mutex_lock(&mu);
+  for (size_t i = 0; i < numEnvNames; ++i) {
+    int read = 0;
+    for (size_t r = 0; r < numRegistered && !read; ++r)
+      read = strcmp(slots[r].name, envNames[i]) == 0;
+    if (!read)
+      fprintf(stderr,
+              "approx runtime: warning: APPROX_CONFIG (%s) sets '%s', which "
+              "no knob of this run read (misspelled?)\n",
+              envPath, envNames[i]);
   }
+  pthread_mutex_unlock(&mu);
 }
 
 /* APPROX_CONFIG is applied once, before any explicit setting, so that
@@ -295,42 +309,50 @@ static void loadEnvLocked(void) {
     fprintf(stderr, "approx runtime: APPROX_CONFIG: %s\n", lastError);
     exit(2);
   }
+  envNames = malloc((n ? n : 1) * sizeof *envNames);
   for (size_t i = 0; i < n; ++i) {
     setLocked(list[i].name, list[i].value);
-    free(list[i].name);
+    if (envNames)
+      envNames[numEnvNames++] = list[i].name;
+    else
+      free(list[i].name);
   }
   free(list);
+  envPath = path;
+  atexit(reportUnreadEnvNames);
 }
 
-int32_t approx_rt_param(int32_t slot, int32_t dflt, const char *name) {
-  if (slot >= 0 && slot < kMaxSlots) {
-    int64_t word = atomic_load_explicit(&approx_rt_table[slot],
-                                        memory_order_acquire);
-    if (word >> APPROX_RT_READY_SHIFT)
-      return (int32_t)(uint32_t)word;
-  }
-  if (slot < 0 || slot >= kMaxSlots) {
-    fprintf(stderr, "approx runtime: parameter slot %d of '%s' is out of "
-                    "range (at most %d parameters per program)\n",
-            slot, name, kMaxSlots);
-    abort();
-  }
+int32_t approx_rt_param(int64_t *word, int32_t dflt, const char *name) {
+  _Atomic int64_t *w = (_Atomic int64_t *)word;
+  int64_t seen = atomic_load_explicit(w, memory_order_acquire);
+  if (seen >> APPROX_RT_READY_SHIFT)
+    return (int32_t)(uint32_t)seen;
   pthread_mutex_lock(&mu);
   loadEnvLocked();
-  Slot *s = &slots[slot];
-  if (!(atomic_load_explicit(&approx_rt_table[slot], memory_order_relaxed) >>
+  if (!(atomic_load_explicit(w, memory_order_relaxed) >>
         APPROX_RT_READY_SHIFT)) {
+    if (numRegistered == capRegistered) {
+      size_t cap = capRegistered ? 2 * capRegistered : 64;
+      Slot *bigger = realloc(slots, cap * sizeof *slots);
+      if (!bigger) {
+        fprintf(stderr, "approx runtime: out of memory\n");
+        abort();
+      }
+      slots = bigger;
+      capRegistered = cap;
+    }
+    Slot *s = &slots[numRegistered++];
+    s->word = w;
     s->name = name;
     s->dflt = dflt;
     int32_t value = dflt;
     for (size_t i = 0; i < numOverrides; ++i)
       if (strcmp(overrides[i].name, name) == 0)
         value = overrides[i].value;
-    registered[numRegistered++] = slot;
     publish(s, value);
   }
-  int32_t value = (int32_t)(uint32_t)atomic_load_explicit(
-      &approx_rt_table[slot], memory_order_relaxed);
+  int32_t value =
+      (int32_t)(uint32_t)atomic_load_explicit(w, memory_order_relaxed);
   pthread_mutex_unlock(&mu);
   return value;
 }
@@ -349,10 +371,8 @@ void approx_rt_reset(void) {
   for (size_t i = 0; i < numOverrides; ++i)
     free(overrides[i].name);
   numOverrides = 0;
-  for (size_t r = 0; r < numRegistered; ++r) {
-    Slot *s = &slots[registered[r]];
-    publish(s, s->dflt);
-  }
+  for (size_t r = 0; r < numRegistered; ++r)
+    publish(&slots[r], slots[r].dflt);
   pthread_mutex_unlock(&mu);
 }
 
@@ -376,14 +396,12 @@ int approx_rt_get(const char *name, int32_t *value) {
   int rc = -1;
   pthread_mutex_lock(&mu);
   loadEnvLocked();
-  for (size_t r = 0; r < numRegistered && rc; ++r) {
-    Slot *s = &slots[registered[r]];
-    if (strcmp(s->name, name) == 0) {
-      *value = (int32_t)(uint32_t)atomic_load_explicit(
-          &approx_rt_table[registered[r]], memory_order_relaxed);
+  for (size_t r = 0; r < numRegistered && rc; ++r)
+    if (strcmp(slots[r].name, name) == 0) {
+      *value = (int32_t)(uint32_t)atomic_load_explicit(slots[r].word,
+                                                       memory_order_relaxed);
       rc = 0;
     }
-  }
   for (size_t i = 0; i < numOverrides && rc; ++i)
     if (strcmp(overrides[i].name, name) == 0) {
       *value = overrides[i].value;
@@ -404,7 +422,7 @@ size_t approx_rt_num_params(void) {
 
 const char *approx_rt_param_name(size_t index) {
   pthread_mutex_lock(&mu);
-  const char *name = index < numRegistered ? slots[registered[index]].name : NULL;
+  const char *name = index < numRegistered ? slots[index].name : NULL;
   pthread_mutex_unlock(&mu);
   return name;
 }

@@ -1,6 +1,6 @@
 // RUN: approx-opt %s -split-input-file -verify-diagnostics --lower-approx-runtime
 
-// expected-error @+1 {{symbol 'approx_rt_param' is reserved for the approx runtime and must have type '(i32, i32, !llvm.ptr) -> i32'}}
+// expected-error @+1 {{symbol 'approx_rt_param' is reserved for the approx runtime and must have type '(!llvm.ptr, i32, !llvm.ptr) -> i32'}}
 func.func private @approx_rt_param(i32) -> i32
 func.func @f() -> i32 {
   %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
@@ -9,8 +9,8 @@ func.func @f() -> i32 {
 
 // -----
 
-// expected-error @+1 {{symbol 'approx_rt_table' is reserved for the approx runtime}}
-func.func private @approx_rt_table()
+// expected-error @+1 {{symbol '__approx_rt_table' is reserved for the approx runtime}}
+func.func private @__approx_rt_table()
 func.func @f() -> i32 {
   %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
   return %a : i32

@@ -10,6 +10,9 @@
 
 namespace {
 
+/// The words generated code would keep in its module's table.
+int64_t table[300];
+
 /// Writes `text` to a fresh file and returns its path.
 std::string writeTemp(const std::string &name, const std::string &text) {
   std::string path = ::testing::TempDir() + name;
@@ -23,14 +26,14 @@ protected:
 };
 
 TEST_F(RuntimeTest, ParamReturnsDefaultUntilSet) {
-  EXPECT_EQ(approx_rt_param(0, 7, "k_threshold_0"), 7);
-  EXPECT_EQ(approx_rt_param(0, 7, "k_threshold_0"), 7);
+  EXPECT_EQ(approx_rt_param(&table[0], 7, "k_threshold_0"), 7);
+  EXPECT_EQ(approx_rt_param(&table[0], 7, "k_threshold_0"), 7);
 }
 
 TEST_F(RuntimeTest, SetChangesRegisteredParameter) {
-  EXPECT_EQ(approx_rt_param(1, 3, "k_decision_0"), 3);
+  EXPECT_EQ(approx_rt_param(&table[1], 3, "k_decision_0"), 3);
   ASSERT_EQ(approx_rt_set("k_decision_0", 5), 0);
-  EXPECT_EQ(approx_rt_param(1, 3, "k_decision_0"), 5);
+  EXPECT_EQ(approx_rt_param(&table[1], 3, "k_decision_0"), 5);
   int32_t v = 0;
   ASSERT_EQ(approx_rt_get("k_decision_0", &v), 0);
   EXPECT_EQ(v, 5);
@@ -38,36 +41,36 @@ TEST_F(RuntimeTest, SetChangesRegisteredParameter) {
 
 TEST_F(RuntimeTest, SetBeforeFirstReadApplies) {
   ASSERT_EQ(approx_rt_set("early_decision_1", 9), 0);
-  EXPECT_EQ(approx_rt_param(2, 1, "early_decision_1"), 9);
+  EXPECT_EQ(approx_rt_param(&table[2], 1, "early_decision_1"), 9);
 }
 
 TEST_F(RuntimeTest, ResetRestoresDefaults) {
-  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 4);
+  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 4);
   approx_rt_set("r_threshold_0", 40);
-  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 40);
+  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 40);
   approx_rt_reset();
-  EXPECT_EQ(approx_rt_param(3, 4, "r_threshold_0"), 4);
+  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 4);
 }
 
 TEST_F(RuntimeTest, LoadConfigSetsEveryEntry) {
-  approx_rt_param(4, 0, "c_threshold_0");
-  approx_rt_param(5, 0, "c_decision_0");
+  approx_rt_param(&table[4], 0, "c_threshold_0");
+  approx_rt_param(&table[5], 0, "c_decision_0");
   std::string path = writeTemp("ok.json", "{\n  \"c_threshold_0\": 12,\n"
                                           "  \"c_decision_0\": -3\n}\n");
   ASSERT_EQ(approx_rt_load_config(path.c_str()), 0) << approx_rt_last_error();
-  EXPECT_EQ(approx_rt_param(4, 0, "c_threshold_0"), 12);
-  EXPECT_EQ(approx_rt_param(5, 0, "c_decision_0"), -3);
+  EXPECT_EQ(approx_rt_param(&table[4], 0, "c_threshold_0"), 12);
+  EXPECT_EQ(approx_rt_param(&table[5], 0, "c_decision_0"), -3);
 }
 
 TEST_F(RuntimeTest, LoadConfigReportsLineAndSetsNothing) {
-  approx_rt_param(6, 1, "bad_threshold_0");
+  approx_rt_param(&table[6], 1, "bad_threshold_0");
   std::string path =
       writeTemp("bad.json", "{\n  \"bad_threshold_0\": 5,\n  \"x\": 1.5\n}\n");
   EXPECT_EQ(approx_rt_load_config(path.c_str()), -1);
   std::string err = approx_rt_last_error();
   EXPECT_NE(err.find("bad.json:3: values must be integers"), std::string::npos)
       << err;
-  EXPECT_EQ(approx_rt_param(6, 1, "bad_threshold_0"), 1);
+  EXPECT_EQ(approx_rt_param(&table[6], 1, "bad_threshold_0"), 1);
 }
 
 TEST_F(RuntimeTest, LoadConfigRejectsMalformedJson) {
@@ -94,10 +97,27 @@ TEST_F(RuntimeTest, GetUnknownParameterFails) {
 
 TEST_F(RuntimeTest, ListsRegisteredParameters) {
   size_t before = approx_rt_num_params();
-  approx_rt_param(100, 0, "listed_knob_val");
+  approx_rt_param(&table[100], 0, "listed_knob_val");
   ASSERT_EQ(approx_rt_num_params(), before + 1);
   EXPECT_STREQ(approx_rt_param_name(before), "listed_knob_val");
   EXPECT_EQ(approx_rt_param_name(before + 1), nullptr);
+}
+
+TEST_F(RuntimeTest, ModulesKeepTheirOwnWords) {
+  // Two modules compiled apart each number their parameters from 0: their
+  // words are distinct, and so are their values.
+  int64_t moduleA[1] = {0}, moduleB[1] = {0};
+  EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
+  EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 3);
+  approx_rt_set("fb_decision_1", 0);
+  EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
+  EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 0);
+  // One name read by two modules (a knob in a shared header): both follow.
+  int64_t other[1] = {0};
+  EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 0);
+  approx_rt_set("fb_decision_1", 1);
+  EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 1);
+  EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 1);
 }
 
 // Death tests re-execute the binary ("threadsafe" style) so that the child
@@ -109,7 +129,7 @@ TEST(RuntimeDeathTest, BadApproxConfigStopsTheProgram) {
       {
         setenv("APPROX_CONFIG", path.c_str(), 1);
         // The environment is read at the first access in this fresh child.
-        approx_rt_param(200, 0, "env_param");
+        approx_rt_param(&table[200], 0, "env_param");
       },
       ::testing::ExitedWithCode(2), "APPROX_CONFIG: .*env-bad.json:1");
 }
@@ -120,9 +140,24 @@ TEST(RuntimeDeathTest, ApproxConfigIsAppliedAtFirstRead) {
   EXPECT_EXIT(
       {
         setenv("APPROX_CONFIG", path.c_str(), 1);
-        std::exit(approx_rt_param(201, 0, "env_decision_0"));
+        std::exit(approx_rt_param(&table[201], 0, "env_decision_0"));
       },
       ::testing::ExitedWithCode(6), "");
+}
+
+TEST(RuntimeDeathTest, UnreadApproxConfigNameIsReportedAtExit) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::string path =
+      writeTemp("env-typo.json", "{\"env_decision_0\": 6, \"env_decisoin_1\": 2}");
+  EXPECT_EXIT(
+      {
+        setenv("APPROX_CONFIG", path.c_str(), 1);
+        approx_rt_param(&table[202], 0, "env_decision_0");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "warning: APPROX_CONFIG \\(.*env-typo.json\\) sets 'env_decisoin_1', "
+      "which no knob of this run read \\(misspelled\\?\\)");
 }
 
 } // namespace

@@ -35,10 +35,6 @@ struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
   LogicalResult matchAndRewrite(RuntimeParamOp op,
                                 PatternRewriter &b) const override {
     int32_t slot = (*nextSlot)++;
-    if (slot >= APPROX_RT_TABLE_SLOTS)
-      return op.emitOpError("the program reads more than ")
-             << APPROX_RT_TABLE_SLOTS
-             << " runtime parameters, the size of the runtime's table";
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
     auto i32 = [&](OpBuilder &ib, int64_t v) -> Value {
@@ -73,7 +69,7 @@ struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
         [&](OpBuilder &e, Location l) {
           auto call = func::CallOp::create(
               e, l, APPROX_RT_PARAM_FN, TypeRange(e.getI32Type()),
-              ValueRange{i32(e, slot), i32(e, dflt), name});
+              ValueRange{entry, i32(e, dflt), name});
           scf::YieldOp::create(e, l, call.getResult(0));
         });
     return success();
@@ -82,13 +78,13 @@ struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
   int *nextSlot;
 };
 
-/// Declares approx_rt_param and the table once; fails on a clash with a
-/// user symbol of the same name.
-LogicalResult declareRuntime(ModuleOp module) {
+/// Declares approx_rt_param and defines the module's table of `slots`
+/// words; fails on a clash with a user symbol of the same name.
+LogicalResult declareRuntime(ModuleOp module, int64_t slots) {
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i32 = IntegerType::get(ctx, 32);
-  auto type = FunctionType::get(ctx, {i32, i32, ptr}, {i32});
+  auto type = FunctionType::get(ctx, {ptr, i32, ptr}, {i32});
   if (Operation *existing =
           SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN)) {
     auto fn = dyn_cast<func::FuncOp>(existing);
@@ -106,10 +102,9 @@ LogicalResult declareRuntime(ModuleOp module) {
     return existing->emitOpError("symbol '")
            << APPROX_RT_TABLE << "' is reserved for the approx runtime";
   LLVM::GlobalOp::create(
-      b, module.getLoc(),
-      LLVM::LLVMArrayType::get(b.getI64Type(), APPROX_RT_TABLE_SLOTS),
-      /*isConstant=*/false, LLVM::Linkage::External, APPROX_RT_TABLE,
-      Attribute());
+      b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI64Type(), slots),
+      /*isConstant=*/false, LLVM::Linkage::Internal, APPROX_RT_TABLE,
+      LLVM::ZeroAttr::get(ctx));
   return success();
 }
 
@@ -117,14 +112,11 @@ struct LowerApproxRuntimePass
     : approx::impl::LowerApproxRuntimeBase<LowerApproxRuntimePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool any = false;
-    module.walk([&](RuntimeParamOp) {
-      any = true;
-      return WalkResult::interrupt();
-    });
-    if (!any)
+    int64_t count = 0;
+    module.walk([&](RuntimeParamOp) { ++count; });
+    if (!count)
       return;
-    if (failed(declareRuntime(module)))
+    if (failed(declareRuntime(module, count)))
       return signalPassFailure();
     int nextSlot = 0;
     RewritePatternSet patterns(&getContext());
