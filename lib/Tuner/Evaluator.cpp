@@ -115,8 +115,9 @@ bool parseResultLine(const std::string &output, double &time, double &qos,
             (haveTime ? "qos=" : "time=");
     return false;
   }
-  if (time < 0) {
-    error = "negative time " + std::to_string(time);
+  if (time <= 0) {
+    error = "time=" + std::to_string(time) +
+            " is not positive (report seconds with a finer clock)";
     return false;
   }
   if (qos < 0 || qos > 1) {

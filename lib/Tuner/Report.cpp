@@ -82,21 +82,6 @@ std::string fmt(const char *format, double v) {
   return buf;
 }
 
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\', out += c;
-    else if (c == '\n')
-      out += "\\n";
-    else if ((unsigned char)c < 0x20)
-      out += fmt("\\u%04x", double((unsigned char)c));
-    else
-      out += c;
-  }
-  return out + "\"";
-}
-
 std::string xmlEscape(const std::string &s) {
   std::string out;
   for (char c : s)
@@ -182,8 +167,10 @@ std::string Report::plotSvg() const {
     double loss, speedup;
   };
   std::vector<Dot> all, front, held;
+  // Only positive times give a speedup (an in-process evaluator may report
+  // 0); an infinite one would stretch the axes forever.
   for (const Evaluation &e : result->evaluations)
-    if (e.result.ok())
+    if (e.result.ok() && e.result.time > 0)
       all.push_back({(1 - e.result.qos) * 100, base / e.result.time});
   for (size_t i : result->frontier) {
     const Measurement &m = result->evaluations[i].result;
@@ -201,6 +188,8 @@ std::string Report::plotSvg() const {
     }
   maxLoss = std::max(maxLoss * 1.05, 1.0);
   maxSpeed *= 1.1;
+  if (!std::isfinite(maxLoss) || !std::isfinite(maxSpeed))
+    maxLoss = 100, maxSpeed = 1;
   auto X = [&](double loss) { return left + loss / maxLoss * (W - left - right); };
   auto Y = [&](double s) { return H - bottom - s / maxSpeed * (H - top - bottom); };
 

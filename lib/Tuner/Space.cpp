@@ -171,12 +171,31 @@ bool readConfig(const std::string &path, Config &config, std::string &error) {
   return true;
 }
 
+std::string jsonString(const std::string &s) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      out += "\\u00";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 std::string toJson(const Config &config) {
   std::string out = "{";
   bool first = true;
   for (const auto &[name, value] : config) {
     out += first ? "\n" : ",\n";
-    out += "  \"" + name + "\": " + std::to_string(value);
+    out += "  " + jsonString(name) + ": " + std::to_string(value);
     first = false;
   }
   return out + (first ? "}\n" : "\n}\n");

@@ -84,7 +84,28 @@ static int parseString(Parser *ps, char **out) {
         return fail(ps, "unterminated escape");
       }
       c = *ps->p++;
-      if (c != '"' && c != '\\' && c != '/') {
+      if (c == 'n' || c == 't' || c == 'r' || c == 'b' || c == 'f') {
+        c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r'
+          : c == 'b' ? '\b' : '\f';
+      } else if (c == 'u') {
+        unsigned code = 0;
+        for (int k = 0; k < 4; ++k) {
+          int d = ps->p < ps->end ? *ps->p++ : 0;
+          int v = isdigit(d) ? d - '0'
+                  : (d >= 'a' && d <= 'f') ? d - 'a' + 10
+                  : (d >= 'A' && d <= 'F') ? d - 'A' + 10 : -1;
+          if (v < 0) {
+            free(s);
+            return fail(ps, "expected four hex digits after \\u");
+          }
+          code = code * 16 + (unsigned)v;
+        }
+        if (code == 0 || code >= 0x80) {
+          free(s);
+          return fail(ps, "only \\u0001 to \\u007f are supported in parameter names");
+        }
+        c = (char)code;
+      } else if (c != '"' && c != '\\' && c != '/') {
         free(s);
         return fail(ps, "unsupported escape in parameter name");
       }

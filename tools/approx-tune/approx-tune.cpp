@@ -93,7 +93,7 @@ cl::opt<unsigned> repetitions(
 cl::opt<double> timeout(
     "timeout",
     cl::desc("Seconds per run before it counts as timed out; 0 = 10x the "
-             "exact run + 10 s"),
+             "exact run + 10 s (the exact run itself: 1 hour)"),
     cl::init(0), cl::cat(searchCat));
 enum class Mode { Static, Dynamic };
 cl::opt<Mode> mode(
@@ -294,8 +294,8 @@ std::string checkOptions() {
     return "--workers must be at least 1";
   if (repetitions == 0)
     return "--repetitions must be at least 1";
-  if (timeout < 0 || timeBudget < 0)
-    return "--timeout and --time-budget must not be negative";
+  if (!(timeout >= 0 && timeout < 1e9) || !(timeBudget >= 0 && timeBudget < 1e12))
+    return "--timeout and --time-budget must be non-negative numbers of seconds";
   return "";
 }
 
@@ -364,8 +364,10 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
       return fail("results store '" + storePath() + "': " + error);
   }
 
-  // The exact run is measured without a timeout; it sets the default one.
-  tune::CommandOptions command{evalCommand, repetitions, 0};
+  // The exact run sets the default timeout; it gets --timeout or an hour.
+  constexpr double kExactRunTimeout = 3600;
+  tune::CommandOptions command{evalCommand, repetitions,
+                               timeout > 0 ? double(timeout) : kExactRunTimeout};
   tune::EvaluateFn untimed = tune::commandEvaluator(command);
   tune::EvaluateFn timed;
   std::mutex timedMutex;

@@ -65,6 +65,22 @@ TEST(SpaceTest, ConfigJsonRoundTrip) {
   EXPECT_EQ(back, c);
 }
 
+TEST(SpaceTest, ConfigJsonEscapesNames) {
+  // Knob names come from users' annotations: quotes, backslashes and
+  // control characters are escaped and read back by the runtime's parser.
+  Config c{{"we\"ird\\knob\nname\t_knob_val", 2}, {"plain_knob_val", 1}};
+  std::string json = toJson(c);
+  EXPECT_NE(json.find("\"we\\\"ird\\\\knob\\u000aname\\u0009_knob_val\": 2"),
+            std::string::npos)
+      << json;
+  std::string path = ::testing::TempDir() + "space-escaped.json";
+  std::ofstream(path) << json;
+  Config back;
+  std::string error;
+  ASSERT_TRUE(readConfig(path, back, error)) << error;
+  EXPECT_EQ(back, c);
+}
+
 TEST(SpaceTest, ConfigJsonErrorsNameTheLine) {
   std::string path = ::testing::TempDir() + "space-bad.json";
   std::ofstream(path) << "{\n  \"a\": 1,\n  \"b\": 2.5\n}\n";

@@ -79,6 +79,10 @@ bool readConfig(const std::string &path, Config &config, std::string &error);
 /// Writes a configuration as flat JSON, one entry per line, sorted.
 std::string toJson(const Config &config);
 
+/// `s` as a JSON string literal: quotes and backslashes escaped, control
+/// characters as \u00XX (what the runtime's configuration reader accepts).
+std::string jsonString(const std::string &s);
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNER_SPACE_H
