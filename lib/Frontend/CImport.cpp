@@ -4,6 +4,7 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Frontend/Passes.h"
+#include "approx/Support/BoundedRead.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Mangle.h"
@@ -483,10 +484,10 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   files.insert(files.end(), index.headers.begin(), index.headers.end());
   bool ok = true;
   for (const std::string &file : files) {
-    auto text = llvm::MemoryBuffer::getFile(file);
+    auto text = readBounded(file);
     if (!text) {
       emitError(UnknownLoc::get(&ctx))
-          << "cannot read '" << file << "': " << text.getError().message();
+          << "cannot read '" << file << "': " << llvm::toString(text.takeError());
       return nullptr;
     }
     if (file != files.front() && !(*text)->getBuffer().contains("@approx"))

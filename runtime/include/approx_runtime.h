@@ -55,6 +55,10 @@ void approx_rt_reset(void);
  * why (with the file name and line). Nothing is set on failure. */
 int approx_rt_load_config(const char *path);
 
+/* The largest configuration file read (an endless special file such as
+ * /dev/zero must not grow memory without bound). */
+#define APPROX_RT_MAX_CONFIG_BYTES (64 << 20)
+
 /* One entry of a configuration file. */
 typedef struct {
   char *name;

@@ -237,6 +237,13 @@ int approx_rt_read_config(const char *path, approx_rt_entry **list,
   size_t got;
   while (buf && (got = fread(buf + size, 1, cap - size, f)) > 0) {
     size += got;
+    if (size > APPROX_RT_MAX_CONFIG_BYTES) {
+      fclose(f);
+      free(buf);
+      setError("%s: larger than %d MiB, the limit of a configuration", path,
+               APPROX_RT_MAX_CONFIG_BYTES >> 20);
+      return -1;
+    }
     if (size == cap) {
       char *bigger = realloc(buf, cap *= 2);
       if (!bigger) {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Execution/Execution.h"
+#include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -92,9 +93,10 @@ int main(int argc, char **argv) {
   if (approx::tools::checkNotAnInput("approx-compile", output, allInputs))
     return 1;
 
-  auto buffer = MemoryBuffer::getFileOrSTDIN(input);
+  std::unique_ptr<MemoryBuffer> buffer =
+      approx::tools::readInput("approx-compile", input);
   if (!buffer)
-    return fail("cannot read '" + input + "': " + buffer.getError().message());
+    return 1;
 
   approx::CompileOptions options;
   options.configPath = config;
@@ -104,8 +106,8 @@ int main(int argc, char **argv) {
 
   Expected<std::string> text =
       emit == "mlir"
-          ? approx::compileToLLVMDialect((*buffer)->getBuffer(), input, options)
-          : approx::compileToLLVMIR((*buffer)->getBuffer(), input, options);
+          ? approx::compileToLLVMDialect(buffer->getBuffer(), input, options)
+          : approx::compileToLLVMIR(buffer->getBuffer(), input, options);
   if (!text) {
     errs() << toString(text.takeError());
     return 1;

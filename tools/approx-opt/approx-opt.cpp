@@ -12,13 +12,13 @@
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Support/NestingLimit.h"
+#include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -44,10 +44,10 @@ int main(int argc, char **argv) {
 
   if (approx::tools::checkNotAnInput("approx-opt", output, {input}))
     return 1;
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      approx::tools::readInput("approx-opt", input);
   if (!file)
-    return approx::tools::fail("approx-opt", error);
+    return 1;
   {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(

@@ -16,6 +16,7 @@
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
 #include "approx/Support/NestingLimit.h"
+#include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -23,7 +24,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -506,10 +506,10 @@ int main(int argc, char **argv) {
 
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (StringRef(spaceFile).ends_with(".mlir")) {
-    std::string error;
-    std::unique_ptr<MemoryBuffer> file = mlir::openInputFile(spaceFile, &error);
+    std::unique_ptr<MemoryBuffer> file =
+        approx::tools::readInput("approx-tune", spaceFile);
     if (!file)
-      return fail(error);
+      return 1;
     sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
     if (approx::reportExcessiveNesting(sourceMgr, errs()))
       return 1;

@@ -2,6 +2,7 @@
 #include "Common.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
+#include "approx/Support/BoundedRead.h"
 #include "approx/Support/ParamNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,10 +47,16 @@ FailureOr<ConfigFile> readConfig(MLIRContext *ctx, StringRef path) {
   ConfigFile cfg;
   cfg.path = path.str();
   Location fileLoc = FileLineColLoc::get(ctx, path, 1, 1);
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  if (!buf)
+  auto buf = readBounded(path);
+  if (!buf) {
+    // A special file (/dev/zero) is not located in: the diagnostic handler
+    // would read it again, without a limit.
+    if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path))
+      return emitError(UnknownLoc::get(ctx), "cannot read configuration '")
+             << path << "': " << llvm::toString(buf.takeError());
     return emitError(fileLoc, "cannot read configuration: ")
-           << buf.getError().message();
+           << llvm::toString(buf.takeError());
+  }
   cfg.text = (*buf)->getBuffer().str();
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(cfg.text);
   if (!json)
