@@ -553,3 +553,25 @@ func.func @f(%x: tensor<4xf32>, %s: i32) -> tensor<4xf32> {
 }
 // expected-error @+1 {{precision_reduce has no knob value 4 (0 = exact, 1 = f16, 2 = bf16)}}
 "approx.util.annotation.decision_tree"() <{func_name = "f", transform_type = "precision_reduce", state_indices = array<i64: -1>, state_function = "s", thresholds = array<i32: 1>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 4>}> : () -> ()
+
+// -----
+
+// A misspelled attribute (here in the seed's generic form, where inherent
+// attributes may be written in the attribute dictionary) is an error, not
+// silently dropped with the bounds it carried.
+func.func @s(%x: i32) -> i32 { return %x : i32 }
+func.func @f(%n: i32) -> i32 { return %n : i32 }
+// expected-error @+1 {{unknown attribute 'thresholds_lower' (did you mean 'thresholds_lowers'?)}}
+"approx.util.annotation.decision_tree"() {func_name = "f", transform_type = "loop_perforate", state_indices = array<i64: 0>, state_function = "s", thresholds = array<i32: 5>, thresholds_lower = array<i32: 0>, thresholds_upper = array<i32: 10>, decisions = array<i32: 0, 1>} : () -> ()
+
+// -----
+
+func.func @f(%n: i32) -> i32 { return %n : i32 }
+// expected-error @+1 {{unknown attribute 'colour' (an annotation takes only its own attributes)}}
+approx.util.annotation.static_transform <{func_name = "f", transform_type = "loop_perforate", knob_val = 2 : i32}> {colour = "red"}
+
+// -----
+
+func.func @f(%n: i32) -> i32 { return %n : i32 }
+// expected-error @+1 {{unknown attribute 'checkr' (did you mean 'checker'?)}}
+"approx.util.annotation.safety_contract"() {func_name = "f", checkr = "c", checker = "c", recover = "r"} : () -> ()

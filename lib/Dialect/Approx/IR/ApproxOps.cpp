@@ -505,7 +505,32 @@ static FunctionOpInterface lookupTarget(Operation *op,
   return fn;
 }
 
+/// Annotations carry only their own attributes: anything else is a
+/// misspelling that would silently shrink the tuning space (`thresholds_lower`
+/// for `thresholds_lowers`), reported with the closest known name.
+static LogicalResult verifyOnlyKnownAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    StringRef best;
+    unsigned bestDistance = ~0u;
+    for (StringAttr known : op->getName().getAttributeNames()) {
+      unsigned d = name.edit_distance(known.getValue());
+      if (d < bestDistance)
+        bestDistance = d, best = known.getValue();
+    }
+    InFlightDiagnostic diag = op->emitOpError("unknown attribute '") << name << "'";
+    if (!best.empty() && bestDistance <= 3)
+      diag << " (did you mean '" << best << "'?)";
+    else
+      diag << " (an annotation takes only its own attributes)";
+    return diag;
+  }
+  return success();
+}
+
 LogicalResult DecisionTreeAnnotationOp::verify() {
+  if (failed(verifyOnlyKnownAttributes(*this)))
+    return failure();
   if (failed(parseTransformKind(*this, getTransformType())))
     return failure();
   if (auto n = getNumThresholdsAttr())
@@ -545,6 +570,8 @@ DecisionTreeAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult StaticTransformAnnotationOp::verify() {
+  if (failed(verifyOnlyKnownAttributes(*this)))
+    return failure();
   if (failed(parseTransformKind(*this, getTransformType())))
     return failure();
   int64_t knobVal = getKnobValAttr().getInt();
@@ -581,6 +608,8 @@ StaticTransformAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult SafetyContractAnnotationOp::verify() {
+  if (failed(verifyOnlyKnownAttributes(*this)))
+    return failure();
   return verifyTargeting(*this, getKnobName(), getLoopPath());
 }
 
@@ -600,7 +629,9 @@ SafetyContractAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
                                  target.getArgumentTypes());
 }
 
-LogicalResult ConvertToCallAnnotationOp::verify() { return success(); }
+LogicalResult ConvertToCallAnnotationOp::verify() {
+  return verifyOnlyKnownAttributes(*this);
+}
 
 LogicalResult
 ConvertToCallAnnotationOp::verifySymbolUses(SymbolTableCollection &tables) {
