@@ -98,7 +98,10 @@ struct Parser {
     errors.push_back({pos, msg.str()});
   }
 
-  std::optional<int64_t> parseInt(Cursor &c) {
+  /// The integer at the cursor, or nullopt when there is none. Every
+  /// annotation value is a 32-bit integer: a larger one is an error (set in
+  /// `tooLarge`), never truncated.
+  std::optional<int64_t> parseInt(Cursor &c, bool &tooLarge) {
     size_t n = 0;
     if (n < c.rest.size() && (c.rest[n] == '-' || c.rest[n] == '+'))
       ++n;
@@ -107,9 +110,13 @@ struct Parser {
       ++n;
     if (n == digits)
       return std::nullopt;
+    StringRef text = c.rest.take_front(n);
     int64_t v;
-    if (c.rest.take_front(n).getAsInteger(10, v))
+    if (text.getAsInteger(10, v) || v < INT32_MIN || v > INT32_MAX) {
+      error(c.pos(), "integer " + text + " does not fit in 32 bits");
+      tooLarge = true;
       return std::nullopt;
+    }
     c.advance(n);
     return v;
   }
@@ -129,9 +136,11 @@ struct Parser {
       }
       for (;;) {
         c.skipSpace();
-        std::optional<int64_t> x = parseInt(c);
+        bool tooLarge = false;
+        std::optional<int64_t> x = parseInt(c, tooLarge);
         if (!x) {
-          error(c.pos(), "malformed list: expected an integer");
+          if (!tooLarge)
+            error(c.pos(), "malformed list: expected an integer");
           return std::nullopt;
         }
         v.list.push_back(*x);
@@ -148,11 +157,14 @@ struct Parser {
         return std::nullopt;
       }
     }
-    if (std::optional<int64_t> x = parseInt(c)) {
+    bool tooLarge = false;
+    if (std::optional<int64_t> x = parseInt(c, tooLarge)) {
       v.kind = AnnotationValue::Integer;
       v.integer = *x;
       return v;
     }
+    if (tooLarge)
+      return std::nullopt;
     size_t n = 0;
     while (n < c.rest.size() && isIdentChar(c.rest[n]))
       ++n;

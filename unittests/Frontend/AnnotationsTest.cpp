@@ -93,6 +93,22 @@ TEST(AnnotationsTest, MalformedListIsLocated) {
   EXPECT_EQ(e.message, "malformed list: expected ',' or ']'");
 }
 
+TEST(AnnotationsTest, IntegersOutside32BitsAreErrorsNotTruncated) {
+  // 4294967298 used to become 2 (its low 32 bits).
+  AnnotationError e = parseError("// @approx:static_transform "
+                                 "transform_type=loop_perforate knob_val=4294967298\n");
+  EXPECT_EQ(e.pos.col, 68u);
+  EXPECT_EQ(e.message, "integer 4294967298 does not fit in 32 bits");
+  e = parseError("// @approx:loop_perforate thresholds=[5, 99999999999999999999] "
+                 "decisions=[0, 2, 3]\n");
+  EXPECT_EQ(e.pos.col, 42u);
+  EXPECT_EQ(e.message, "integer 99999999999999999999 does not fit in 32 bits");
+  EXPECT_EQ(parseOk("// @approx:loop_perforate thresholds=[-2147483648, 2147483647] "
+                    "decisions=[0, 2, 3]\n")
+                .size(),
+            1u);
+}
+
 TEST(AnnotationsTest, WrongValueKind) {
   AnnotationError e = parseError("// @approx:static_transform "
                                  "transform_type=loop_perforate knob_val=[2]\n");
