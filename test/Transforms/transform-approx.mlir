@@ -32,11 +32,24 @@ func.func @perforate_for(%n: index, %x: i32) -> i32 {
 // CHECK:             arith.constant 2 : i32
 // CHECK:           default {
 // CHECK:             arith.constant 4 : i32
+// The step times k is computed in i128; if it does not fit the index type,
+// the loop keeps its step and runs its first iteration only (ub = lb + 1).
+// CHECK:           %[[LB:.*]] = arith.constant 0 : index
 // CHECK:           %[[STEP:.*]] = arith.constant 1 : index
 // CHECK:           %[[F:.*]] = arith.maxsi %[[K]], %{{.*}} : i32
-// CHECK:           %[[FI:.*]] = arith.index_cast %[[F]] : i32 to index
-// CHECK:           %[[NS:.*]] = arith.muli %[[STEP]], %[[FI]] : index
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[NS]]
+// CHECK:           %[[SW:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CHECK:           %[[FW:.*]] = arith.extsi %[[F]] : i32 to i128
+// CHECK:           %[[EXACT:.*]] = arith.muli %[[SW]], %[[FW]] : i128
+// CHECK:           %[[HI:.*]] = arith.minsi %[[EXACT]], %{{.*}} : i128
+// CHECK:           %[[CL:.*]] = arith.maxsi %[[HI]], %{{.*}} : i128
+// CHECK:           %[[OVF:.*]] = arith.cmpi ne, %[[EXACT]], %[[CL]] : i128
+// CHECK:           %[[NSI:.*]] = arith.trunci %[[CL]] : i128 to i64
+// CHECK:           %[[NS:.*]] = arith.index_cast %[[NSI]] : i64 to index
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[LB]], %{{.*}} : index
+// CHECK:           %[[FIRST:.*]] = arith.minsi %[[UB:.*]], %[[NEXT]] : index
+// CHECK:           %[[STEP2:.*]] = arith.select %[[OVF]], %[[STEP]], %[[NS]] : index
+// CHECK:           %[[UB2:.*]] = arith.select %[[OVF]], %[[FIRST]], %[[UB]] : index
+// CHECK:           scf.for %{{.*}} = %[[LB]] to %[[UB2]] step %[[STEP2]]
 // CHECK-NOT:       scf.for
 // CHECK:           approx.yield
 
@@ -61,6 +74,8 @@ func.func @perforate_while(%n: i32) -> i32 {
   }
   return %r : i32
 }
+// The increment is computed in i128 and saturated at the bounds of i32, so
+// the bound test ends the loop instead of the induction variable wrapping.
 // CHECK-LABEL: func.func @perforate_while
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[F:.*]] = arith.constant 3 : i32
@@ -68,8 +83,17 @@ func.func @perforate_while(%n: i32) -> i32 {
 // CHECK:         } do {
 // CHECK-NEXT:    ^bb0(%[[I:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      arith.addi %[[ACC]], %[[I]]
-// CHECK-NEXT:      %[[INC:.*]] = arith.muli %[[ONE]], %[[F]] : i32
-// CHECK-NEXT:      arith.addi %[[I]], %[[INC]] : i32
+// CHECK-NEXT:      %[[AW:.*]] = arith.extsi %[[ONE]] : i32 to i128
+// CHECK-NEXT:      %[[FW:.*]] = arith.extsi %[[F]] : i32 to i128
+// CHECK-NEXT:      %[[INC:.*]] = arith.muli %[[AW]], %[[FW]] : i128
+// CHECK-NEXT:      %[[IW:.*]] = arith.extsi %[[I]] : i32 to i128
+// CHECK-NEXT:      %[[NW:.*]] = arith.addi %[[IW]], %[[INC]] : i128
+// CHECK-DAG:       %[[MIN:.*]] = arith.constant -2147483648 : i128
+// CHECK-DAG:       %[[MAX:.*]] = arith.constant 2147483647 : i128
+// CHECK:           %[[A:.*]] = arith.minsi %[[NW]], %[[MAX]] : i128
+// CHECK-NEXT:      %[[B:.*]] = arith.maxsi %[[A]], %[[MIN]] : i128
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.trunci %[[B]] : i128 to i32
+// CHECK-NEXT:      scf.yield %[[NEXT]]
 
 // -----
 
@@ -268,8 +292,9 @@ func.func @rt_static(%n: index) {
 // CHECK:         %[[K:.*]] = approx.runtime_param <{default_value = 3 : i32, name = "rs_knob_val"}> : i32
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[F:.*]] = arith.maxsi %[[K]], %[[ONE]]
-// CHECK:         %[[S:.*]] = arith.index_cast %[[F]]
-// CHECK:         %[[STEP:.*]] = arith.muli %{{.*}}, %[[S]]
+// CHECK:         %[[S:.*]] = arith.extsi %[[F]] : i32 to i128
+// CHECK:         arith.muli %{{.*}}, %[[S]] : i128
+// CHECK:         %[[STEP:.*]] = arith.select
 // CHECK:         scf.for %{{.*}} step %[[STEP]]
 
 // -----
@@ -358,3 +383,35 @@ func.func @random(%n: index, %x: i32) -> i32 {
 // CHECK-NEXT:        scf.yield %[[ACC]]
 // CHECK-NEXT:      }
 // CHECK-NEXT:      scf.yield %[[V]]
+
+// -----
+
+// A loop on an integer narrower than 64 bits runs on i64 when perforated:
+// neither step * k nor the increment can overflow there (an i8 loop
+// perforated by 100 used to get a negative step); the body sees the
+// induction variable truncated back.
+func.func @perforate_i8(%ub: i8) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "n8", transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
+    approx.transform loop_perforate <{knob_val = 100 : i32}>
+    %c0 = arith.constant 0 : i8
+    %c1 = arith.constant 1 : i8
+    %z = arith.constant 0 : i32
+    %s = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %z) -> i32 : i8 {
+      %e = arith.extsi %i : i8 to i32
+      %a = arith.addi %acc, %e : i32
+      scf.yield %a : i32
+    }
+    approx.yield %s : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @perforate_i8
+// CHECK:         arith.constant 100 : i32
+// CHECK:         %[[LB:.*]] = arith.extsi %{{.*}} : i8 to i64
+// CHECK:         %[[UB:.*]] = arith.extsi %{{.*}} : i8 to i64
+// CHECK:         %[[STEP:.*]] = arith.extsi %{{.*}} : i8 to i64
+// CHECK:         %[[FW:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK:         %[[NS:.*]] = arith.muli %[[STEP]], %[[FW]] : i64
+// CHECK:         scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[NS]] iter_args(%{{.*}}) -> (i32) : i64 {
+// CHECK-NEXT:      %[[I8:.*]] = arith.trunci %[[IV]] : i64 to i8
+// CHECK-NEXT:      arith.extsi %[[I8]] : i8 to i32

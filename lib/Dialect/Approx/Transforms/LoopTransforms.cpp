@@ -100,6 +100,123 @@ FailureOr<std::pair<Operation *, unsigned>> whileIncrement(scf::WhileOp w) {
 }
 
 //===----------------------------------------------------------------------===//
+// Overflow-free arithmetic on induction variables: a perforated step or
+// increment must never wrap (an i8 loop perforated by 100, or a step times
+// the knob value past 2^31, gave a zero or negative step: no iterations or
+// an endless loop).
+//===----------------------------------------------------------------------===//
+
+/// `v` (an integer or index) widened to i128, signed or unsigned.
+Value toI128(OpBuilder &b, Location loc, Value v, bool isUnsigned) {
+  if (v.getType().isIndex())
+    v = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  Type i128 = b.getIntegerType(128);
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, i128, v);
+  return arith::ExtSIOp::create(b, loc, i128, v);
+}
+
+/// The i128 value `wide` clamped to the range of `type` (still i128).
+Value clampToRange(OpBuilder &b, Location loc, Value wide, Type type,
+                   bool isUnsigned) {
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  Type i128 = b.getIntegerType(128);
+  auto c = [&](const APInt &v) -> Value {
+    APInt wideV = isUnsigned ? v.zext(128) : v.sext(128);
+    return arith::ConstantOp::create(b, loc, i128, IntegerAttr::get(i128, wideV));
+  };
+  APInt lo = isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width);
+  APInt hi = isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, wide, c(hi)), c(lo));
+}
+
+/// An i128 value within the range of `type`, narrowed to it.
+Value narrowTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isIndex())
+    return arith::IndexCastOp::create(
+        b, loc, type, arith::TruncIOp::create(b, loc, b.getI64Type(), v));
+  return arith::TruncIOp::create(b, loc, type, v);
+}
+
+/// Perforates an scf.for: step * k. A loop on an integer narrower than 64
+/// bits runs on i64 (its body sees the value truncated back), where neither
+/// the step nor the increment can overflow; a 64-bit loop whose step * k
+/// overflows runs its first iteration only (what any step past the span
+/// does).
+void perforateFor(PatternRewriter &b, scf::ForOp forOp, Value factor) {
+  Location loc = forOp.getLoc();
+  bool isUnsigned = forOp.getUnsignedCmp();
+  Type type = forOp.getStep().getType();
+  if (auto it = dyn_cast<IntegerType>(type); it && it.getWidth() < 64) {
+    Type i64 = b.getI64Type();
+    auto widen = [&](Value v) -> Value {
+      if (isUnsigned)
+        return arith::ExtUIOp::create(b, loc, i64, v);
+      return arith::ExtSIOp::create(b, loc, i64, v);
+    };
+    Value lb = widen(forOp.getLowerBound());
+    Value ub = widen(forOp.getUpperBound());
+    Value step = widen(forOp.getStep());
+    Value k = castTo(b, loc, factor, i64);
+    step = arith::MulIOp::create(b, loc, step, k);
+    auto wide = scf::ForOp::create(
+        b, loc, lb, ub, step, forOp.getInitArgs(),
+        [](OpBuilder &, Location, Value, ValueRange) {}, isUnsigned);
+    b.setInsertionPointToStart(wide.getBody());
+    SmallVector<Value> args{arith::TruncIOp::create(
+        b, loc, type, wide.getInductionVar())};
+    llvm::append_range(args, wide.getRegionIterArgs());
+    b.mergeBlocks(forOp.getBody(), wide.getBody(), args);
+    b.replaceOp(forOp, wide.getResults());
+    return;
+  }
+  Value step = forOp.getStep(), lb = forOp.getLowerBound(),
+        ub = forOp.getUpperBound();
+  Value stepWide = toI128(b, loc, step, isUnsigned);
+  Value kWide = toI128(b, loc, factor, false);
+  Value exact = arith::MulIOp::create(b, loc, stepWide, kWide);
+  Value clamped = clampToRange(b, loc, exact, type, isUnsigned);
+  Value overflow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, exact, clamped);
+  Value scaled = narrowTo(b, loc, clamped, type);
+  Value one = arith::ConstantOp::create(b, loc, type, b.getOneAttr(type));
+  Value next = arith::AddIOp::create(b, loc, lb, one);
+  Value firstOnly =
+      isUnsigned ? Value(arith::MinUIOp::create(b, loc, ub, next))
+                 : Value(arith::MinSIOp::create(b, loc, ub, next));
+  Value newStep = arith::SelectOp::create(b, loc, overflow, step, scaled);
+  Value newUb = arith::SelectOp::create(b, loc, overflow, firstOnly, ub);
+  b.modifyOpInPlace(forOp, [&] {
+    forOp.getStepMutable().assign(newStep);
+    forOp.getUpperBoundMutable().assign(newUb);
+  });
+}
+
+/// Perforates the increment `op` (arith.addi/subi of the induction variable
+/// and the amount at `operand`) of an scf.while: the amount times k, and the
+/// new induction variable saturated at the bounds of its type, so the
+/// bound test ends the loop instead of the value wrapping around.
+void perforateWhileIncrement(PatternRewriter &b, Operation *op,
+                             unsigned operand, Value factor, bool isUnsigned) {
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  Value iv = op->getOperand(1 - operand), amount = op->getOperand(operand);
+  Type type = iv.getType();
+  Value amountWide = toI128(b, loc, amount, isUnsigned);
+  Value kWide = toI128(b, loc, factor, false);
+  Value scaledWide = arith::MulIOp::create(b, loc, amountWide, kWide);
+  Value ivWide = toI128(b, loc, iv, isUnsigned);
+  Value nextWide =
+      isa<arith::AddIOp>(op)
+          ? Value(arith::AddIOp::create(b, loc, ivWide, scaledWide))
+          : Value(arith::SubIOp::create(b, loc, ivWide, scaledWide));
+  Value next =
+      narrowTo(b, loc, clampToRange(b, loc, nextWide, type, isUnsigned), type);
+  b.replaceOp(op, next);
+}
+
+//===----------------------------------------------------------------------===//
 // loop_perforate of a linalg sum reduction: every k-th element, rescaled
 //===----------------------------------------------------------------------===//
 
@@ -229,22 +346,21 @@ struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {
     b.setInsertionPoint(*loop);
     Value factor = divisor(b, loc, k); // loop-invariant: before the loop
     if (auto forOp = dyn_cast<scf::ForOp>(*loop)) {
-      Value step = forOp.getStep();
-      Value scaled = arith::MulIOp::create(
-          b, loc, step, castTo(b, loc, factor, step.getType()));
-      b.modifyOpInPlace(forOp,
-                        [&] { forOp.getStepMutable().assign(scaled); });
+      perforateFor(b, forOp, factor);
       return success();
     }
-    auto inc = whileIncrement(cast<scf::WhileOp>(*loop));
+    auto w = cast<scf::WhileOp>(*loop);
+    auto inc = whileIncrement(w);
     if (failed(inc))
       return failure();
     auto [op, operand] = *inc;
-    b.setInsertionPoint(op);
-    Value amount = op->getOperand(operand);
-    Value scaled = arith::MulIOp::create(
-        b, loc, amount, castTo(b, loc, factor, amount.getType()));
-    b.modifyOpInPlace(op, [&] { op->setOperand(operand, scaled); });
+    auto cond = cast<scf::ConditionOp>(w.getBefore().front().getTerminator());
+    auto cmp = cond.getCondition().getDefiningOp<arith::CmpIOp>();
+    bool isUnsigned = cmp && (cmp.getPredicate() == arith::CmpIPredicate::ult ||
+                              cmp.getPredicate() == arith::CmpIPredicate::ule ||
+                              cmp.getPredicate() == arith::CmpIPredicate::ugt ||
+                              cmp.getPredicate() == arith::CmpIPredicate::uge);
+    perforateWhileIncrement(b, op, operand, factor, isUnsigned);
     return success();
   }
 };
