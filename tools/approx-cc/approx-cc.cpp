@@ -2,14 +2,15 @@
 //
 //   approx-cc kernel.c main.c -O2 -o prog              # executable
 //   approx-cc -c kernel.c -o kernel.o                  # object
-//   approx-cc kernel.c -emit=annotated                 # MLIR with annotation ops
-//   approx-cc kernel.c --approx-config=best.json ...   # a tuned configuration
+//   approx-cc kernel.c -emit=annotated                 # MLIR with annotation
+//   ops approx-cc kernel.c --approx-config=best.json ...   # a tuned
+//   configuration
 //
 //===----------------------------------------------------------------------===//
-#include "approx/Dialect/Approx/IR/ApproxDialect.h"
-#include "approx/Pipeline/Pipeline.h"
-#include "approx/Frontend/CImport.h"
 #include "../common/OutputFile.h"
+#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Frontend/CImport.h"
+#include "approx/Pipeline/Pipeline.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -31,46 +32,60 @@
 using namespace llvm;
 
 namespace {
+cl::OptionCategory toolCategory("approx-cc options");
+
 cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
-                             cl::desc("<C/C++ sources, objects, archives>"));
+                             cl::desc("<C/C++ sources, objects, archives>"),
+                             cl::cat(toolCategory));
 cl::opt<std::string> output("o", cl::desc("Output file"),
-                            cl::value_desc("file"));
-cl::opt<bool> compileOnly("c", cl::desc("Compile to object files, no link"));
-cl::opt<std::string> emit(
-    "emit",
-    cl::desc("Stop at a stage and print it: mlir (imported and raised), "
-             "annotated (with annotation ops), approx (after the approx "
-             "pipeline), llvm (LLVM IR)"),
-    cl::value_desc("mlir|annotated|approx|llvm"), cl::init(""));
+                            cl::value_desc("file"), cl::cat(toolCategory));
+cl::opt<bool> compileOnly("c", cl::desc("Compile to object files, no link"),
+                          cl::cat(toolCategory));
+cl::opt<std::string>
+    emit("emit",
+         cl::desc("Stop at a stage and print it: mlir (imported and raised), "
+                  "annotated (with annotation ops), approx (after the approx "
+                  "pipeline), llvm (LLVM IR)"),
+         cl::value_desc("mlir|annotated|approx|llvm"), cl::init(""),
+         cl::cat(toolCategory));
 cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level (default 2)"),
-                           cl::Prefix, cl::init(2));
-cl::list<std::string> includeDirs("I", cl::Prefix, cl::desc("Include directory"),
-                                  cl::value_desc("dir"));
+                           cl::Prefix, cl::init(2), cl::cat(toolCategory));
+cl::list<std::string> includeDirs("I", cl::Prefix,
+                                  cl::desc("Include directory"),
+                                  cl::value_desc("dir"), cl::cat(toolCategory));
 cl::list<std::string> defines("D", cl::Prefix, cl::desc("Define a macro"),
-                              cl::value_desc("name[=value]"));
+                              cl::value_desc("name[=value]"),
+                              cl::cat(toolCategory));
 cl::opt<std::string> standard("std", cl::desc("Language standard"),
-                              cl::value_desc("c11|c++17|..."), cl::init(""));
+                              cl::value_desc("c11|c++17|..."), cl::init(""),
+                              cl::cat(toolCategory));
 cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
-                           cl::value_desc("name"));
+                           cl::value_desc("name"), cl::cat(toolCategory));
 cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
-                              cl::value_desc("dir"));
+                              cl::value_desc("dir"), cl::cat(toolCategory));
 cl::list<std::string> linkerArgs("Wl", cl::Prefix, cl::CommaSeparated,
                                  cl::desc("Pass comma-separated arguments to "
                                           "the linker (-Wl,-rpath,DIR)"),
-                                 cl::value_desc("arg,..."));
+                                 cl::value_desc("arg,..."),
+                                 cl::cat(toolCategory));
 cl::opt<std::string> config("approx-config",
                             cl::desc("JSON configuration (seed parameter "
                                      "names) instead of the annotations' "
                                      "values"),
-                            cl::value_desc("file.json"), cl::init(""));
+                            cl::value_desc("file.json"), cl::init(""),
+                            cl::cat(toolCategory));
 cl::opt<bool> runtimeTable(
     "approx-runtime-table",
     cl::desc("Read knob parameters from the runtime table (APPROX_CONFIG, C "
-             "API) instead of baking them in"));
-cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"));
-cl::opt<std::string> clangPath("clang", cl::desc("clang used for parsing, "
-                                                 "code generation and linking"),
-                               cl::init(APPROX_DEFAULT_CLANG));
+             "API) instead of baking them in"),
+    cl::cat(toolCategory));
+cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
+                    cl::cat(toolCategory));
+cl::opt<std::string> clangPath("clang",
+                               cl::desc("clang used for parsing, "
+                                        "code generation and linking"),
+                               cl::init(APPROX_DEFAULT_CLANG),
+                               cl::cat(toolCategory));
 
 int fail(const Twine &msg) { return approx::tools::fail("approx-cc", msg); }
 
@@ -113,10 +128,10 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   if (emit == "mlir" || emit == "annotated")
     return print(*module);
 
-  approx::PipelineOptions opts{
-      config, runtimeTable ? "runtime" : "baked", exact,
-      emit == "approx" ? approx::PipelineStage::Approx
-                       : approx::PipelineStage::LLVM};
+  approx::PipelineOptions opts{config, runtimeTable ? "runtime" : "baked",
+                               exact,
+                               emit == "approx" ? approx::PipelineStage::Approx
+                                                : approx::PipelineStage::LLVM};
   mlir::PassManager pm(&ctx);
   approx::buildApproxPipeline(pm, opts);
   if (failed(pm.run(*module)))
@@ -142,13 +157,14 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   if (writeText(llPath, ir))
     return 1;
   return runTool(clangPath, {clangPath, "-O" + std::to_string(optLevel),
-                             "-Wno-override-module", "-c", "-o",
-                             object.str(), std::string(llPath)});
+                             "-Wno-override-module", "-c", "-o", object.str(),
+                             std::string(llPath)});
 }
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  approx::tools::showOnlyOwnOptions({&toolCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
       "approx-cc: C/C++ with `// @approx:` annotations to native code\n");

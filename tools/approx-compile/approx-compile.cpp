@@ -10,9 +10,9 @@
 //   approx-compile kernel.mlir --emit=llvm -o kernel.ll    # LLVM IR only
 //
 //===----------------------------------------------------------------------===//
-#include "approx/Execution/Execution.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
+#include "approx/Execution/Execution.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -25,42 +25,52 @@
 using namespace llvm;
 
 namespace {
+cl::OptionCategory toolCategory("approx-compile options");
+
 cl::list<std::string> inputs(cl::Positional, cl::OneOrMore,
                              cl::desc("<input.mlir> [C sources, objects, "
-                                      "archives passed to clang]"));
+                                      "archives passed to clang]"),
+                             cl::cat(toolCategory));
 cl::opt<std::string> output("o", cl::desc("Output file"),
-                            cl::value_desc("file"), cl::init("a.out"));
-cl::opt<bool> compileOnly("c", cl::desc("Compile to an object file"));
-cl::opt<bool> shared("shared", cl::desc("Build a shared library"));
-cl::opt<std::string> emit(
-    "emit", cl::desc("Stop early: mlir (LLVM dialect) or llvm (LLVM IR)"),
-    cl::value_desc("mlir|llvm"), cl::init(""));
+                            cl::value_desc("file"), cl::init("a.out"),
+                            cl::cat(toolCategory));
+cl::opt<bool> compileOnly("c", cl::desc("Compile to an object file"),
+                          cl::cat(toolCategory));
+cl::opt<bool> shared("shared", cl::desc("Build a shared library"),
+                     cl::cat(toolCategory));
+cl::opt<std::string>
+    emit("emit", cl::desc("Stop early: mlir (LLVM dialect) or llvm (LLVM IR)"),
+         cl::value_desc("mlir|llvm"), cl::init(""), cl::cat(toolCategory));
 cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level (default 3)"),
-                           cl::Prefix, cl::init(3));
+                           cl::Prefix, cl::init(3), cl::cat(toolCategory));
 cl::opt<std::string> config("approx-config",
                             cl::desc("JSON configuration (seed parameter "
                                      "names) to bake in or use as defaults"),
-                            cl::value_desc("file.json"), cl::init(""));
+                            cl::value_desc("file.json"), cl::init(""),
+                            cl::cat(toolCategory));
 cl::opt<bool> runtimeTable(
     "approx-runtime-table",
     cl::desc("Read every knob parameter from the runtime table (set with "
-             "APPROX_CONFIG or the C API) instead of baking it in"));
-cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"));
+             "APPROX_CONFIG or the C API) instead of baking it in"),
+    cl::cat(toolCategory));
+cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
+                    cl::cat(toolCategory));
 cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
-                           cl::value_desc("name"));
+                           cl::value_desc("name"), cl::cat(toolCategory));
 cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
-                              cl::value_desc("dir"));
+                              cl::value_desc("dir"), cl::cat(toolCategory));
 cl::list<std::string> includeDirs("I", cl::Prefix,
                                   cl::desc("Include directory for C inputs"),
-                                  cl::value_desc("dir"));
+                                  cl::value_desc("dir"), cl::cat(toolCategory));
 cl::list<std::string> clangFlags(
     "Xclang-driver",
     cl::desc("Pass a flag to the clang that compiles and links (repeatable), "
              "e.g. -Xclang-driver=-fno-unroll-loops"),
-    cl::value_desc("flag"));
+    cl::value_desc("flag"), cl::cat(toolCategory));
 cl::opt<std::string> clangPath("clang",
                                cl::desc("clang to compile and link with"),
-                               cl::init(APPROX_DEFAULT_CLANG));
+                               cl::init(APPROX_DEFAULT_CLANG),
+                               cl::cat(toolCategory));
 
 int fail(const Twine &msg) {
   return approx::tools::fail("approx-compile", msg);
@@ -69,6 +79,7 @@ int fail(const Twine &msg) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  approx::tools::showOnlyOwnOptions({&toolCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
       "approx-compile: annotated MLIR -> object, shared library or "

@@ -485,7 +485,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions({&spaceCat, &searchCat, &outCat});
+  approx::tools::showOnlyOwnOptions({&spaceCat, &searchCat, &outCat});
   cl::ParseCommandLineOptions(
       argc, argv,
       "approx-tune: configuration spaces of approx programs, and their "

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -29,6 +30,20 @@ inline std::string runtimeLibDir(const char *argv0, void *anchor) {
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
   llvm::sys::path::append(dir, "lib");
   return std::string(dir);
+}
+
+/// Shows only the options of `categories` (and --help, --version) in
+/// --help, as clang does; LLVM's own options stay listed by --help-hidden.
+inline void showOnlyOwnOptions(
+    std::initializer_list<const llvm::cl::OptionCategory *> categories) {
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions()) {
+    bool own = llvm::any_of(option->Categories, [&](auto *c) {
+      return llvm::is_contained(categories, c) ||
+             c->getName() == "Generic Options"; // --help, --version
+    });
+    if (!own && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
 }
 
 /// Runs `program` with `args` (args[0] included); 0 on success, else an
