@@ -344,4 +344,74 @@ parseAnnotations(StringRef text, std::vector<AnnotationError> &errors) {
   return out;
 }
 
+std::vector<AnnotationError> findNearMisses(StringRef text) {
+  std::vector<AnnotationError> out;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  bool inBlockComment = false;
+  for (unsigned l = 0; l < lines.size(); ++l) {
+    StringRef line = lines[l];
+    // Where the line comment starts (outside strings and block comments),
+    // and which bytes are inside a block comment.
+    size_t lineComment = StringRef::npos;
+    SmallVector<bool> inBlock(line.size(), false);
+    char quote = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (inBlockComment) {
+        inBlock[i] = true;
+        if (line.substr(i).starts_with("*/"))
+          inBlockComment = false, inBlock[i + 1] = true, ++i;
+        continue;
+      }
+      char ch = line[i];
+      if (quote) {
+        if (ch == '\\')
+          ++i;
+        else if (ch == quote)
+          quote = 0;
+        continue;
+      }
+      if (ch == '"' || ch == '\'') {
+        quote = ch;
+      } else if (line.substr(i).starts_with("//")) {
+        lineComment = i;
+        break;
+      } else if (line.substr(i).starts_with("/*")) {
+        inBlockComment = true;
+        inBlock[i] = inBlock[i + 1] = true;
+        ++i;
+      }
+    }
+    std::string lower = line.lower();
+    for (size_t at = lower.find("@approx"); at != std::string::npos;
+         at = lower.find("@approx", at + 1)) {
+      size_t colon = line.find_first_not_of(" \t", at + 7);
+      if (colon == StringRef::npos || line[colon] != ':')
+        continue; // not a marker (e.g. an address)
+      SourcePos pos{l + 1, unsigned(at + 1)};
+      StringRef marker = line.slice(at, colon + 1);
+      bool inLineComment = lineComment != StringRef::npos && at > lineComment;
+      if (at < inBlock.size() && inBlock[at]) {
+        out.push_back({pos, "'" + marker.str() + "' in a /* */ comment is not "
+                            "an annotation: annotations are '// @approx:' "
+                            "line comments"});
+      } else if (!inLineComment) {
+        continue; // code or a string literal
+      } else if (marker != kMarker) {
+        out.push_back({pos, "'" + marker.str() + "' is not an annotation: "
+                            "annotations start with '// @approx:' exactly "
+                            "(lower case, no space before ':')"});
+      } else if (!line.take_front(lineComment).trim().empty()) {
+        out.push_back({pos, "an annotation after code on the same line is "
+                            "not taken: put '// @approx:' on its own line "
+                            "before the function or loop"});
+      } else if (!line.slice(lineComment + 2, at).trim().empty()) {
+        out.push_back({pos, "'@approx:' not at the start of its comment is "
+                            "not taken: start the comment with it"});
+      }
+    }
+  }
+  return out;
+}
+
 } // namespace approx

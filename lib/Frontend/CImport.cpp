@@ -57,6 +57,9 @@ struct SourceIndex {
   std::vector<SourceFunction> functions;        // definitions in those files
   std::map<std::string, std::string> linkNames; // source name -> symbol
   std::vector<std::string> headers; // the program's own headers, as first met
+  /// Code an annotation may precede but cannot apply to: (file, line) ->
+  /// what it is ("a function template", "a lambda", ...).
+  std::map<std::pair<std::string, unsigned>, std::string> unsupported;
 };
 
 class IndexBuilder : public clang::ASTConsumer {
@@ -96,8 +99,12 @@ private:
   void collectLoops(clang::Stmt *s, std::vector<int64_t> &path,
                     int64_t &counter, std::vector<SourceLoop> &out) {
     for (clang::Stmt *child : s->children()) {
-      if (!child || llvm::isa<clang::LambdaExpr, clang::BlockExpr>(child))
+      if (!child)
         continue;
+      if (llvm::isa<clang::LambdaExpr, clang::BlockExpr>(child)) {
+        markUnsupported(child, "a lambda", "a loop inside a lambda");
+        continue;
+      }
       if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt,
                     clang::CXXForRangeStmt>(child)) {
         path.push_back(counter++);
@@ -108,6 +115,29 @@ private:
       } else {
         collectLoops(child, path, counter, out);
       }
+    }
+  }
+
+  /// Records `s` (and the loops in it) as code annotations cannot reach.
+  void markUnsupported(clang::Stmt *s, const char *what, const char *loops) {
+    std::string file = userFile(s->getBeginLoc());
+    if (file.empty())
+      return;
+    index.unsupported.emplace(std::make_pair(file, lineOf(s->getBeginLoc())),
+                              what);
+    llvm::SmallVector<clang::Stmt *> work(s->children().begin(),
+                                         s->children().end());
+    if (auto *lambda = llvm::dyn_cast<clang::LambdaExpr>(s))
+      work.push_back(lambda->getBody());
+    while (!work.empty()) {
+      clang::Stmt *c = work.pop_back_val();
+      if (!c)
+        continue;
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt,
+                    clang::CXXForRangeStmt>(c))
+        index.unsupported.emplace(
+            std::make_pair(file, lineOf(c->getBeginLoc())), loops);
+      work.append(c->children().begin(), c->children().end());
     }
   }
 
@@ -140,12 +170,27 @@ private:
     index.functions.push_back(std::move(f));
   }
 
+  /// A function template: annotations before it or its loops get a message
+  /// saying what they can apply to.
+  void functionTemplate(clang::FunctionTemplateDecl *ft) {
+    clang::FunctionDecl *fd = ft->getTemplatedDecl();
+    std::string file = userFile(ft->getBeginLoc());
+    if (file.empty() || !fd->doesThisDeclarationHaveABody())
+      return;
+    index.unsupported.emplace(std::make_pair(file, lineOf(ft->getBeginLoc())),
+                              "a function template");
+    markUnsupported(fd->getBody(), "a function template",
+                    "a loop of a function template");
+  }
+
   /// Functions of the translation unit, namespaces, classes and
   /// extern "C" blocks included.
   void visit(clang::DeclContext *dc) {
     for (clang::Decl *d : dc->decls()) {
       if (auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d))
         function(fd);
+      if (auto *ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d))
+        functionTemplate(ft);
       if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl,
                     clang::CXXRecordDecl, clang::ExportDecl>(d))
         visit(llvm::cast<clang::DeclContext>(d));
@@ -214,6 +259,8 @@ public:
   }
 
   LogicalResult run(llvm::StringRef text) {
+    for (const AnnotationError &w : findNearMisses(text))
+      emitWarning(loc(w.pos), w.message);
     std::vector<AnnotationError> errors;
     std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
     for (const AnnotationError &e : errors)
@@ -340,10 +387,20 @@ private:
       if (loop)
         break;
     }
-    if (!fn)
+    if (!fn) {
+      auto what = index.unsupported.find({path, targetLine});
+      if (what != index.unsupported.end())
+        return emitError(loc(ann.pos))
+               << "annotation is followed by " << what->second
+               << ", which cannot be approximated: annotations apply to "
+                  "function definitions that are not templates (free "
+                  "functions and methods) and to the for/while loops in "
+                  "them; move the code into such a function and annotate "
+                  "it";
       return emitError(loc(ann.pos))
              << "annotation is not followed by a function definition or a "
                 "for/while loop";
+    }
     auto func = module.lookupSymbol<func::FuncOp>(fn->linkName);
     if (!func)
       return emitError(loc(ann.pos))
@@ -490,7 +547,8 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
           << "cannot read '" << file << "': " << llvm::toString(text.takeError());
       return nullptr;
     }
-    if (file != files.front() && !(*text)->getBuffer().contains("@approx"))
+    if (file != files.front() &&
+        !(*text)->getBuffer().contains_insensitive("@approx"))
       continue;
     Annotator annotator(*module, file, index);
     ok &= succeeded(annotator.run((*text)->getBuffer()));

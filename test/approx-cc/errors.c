@@ -12,6 +12,8 @@
 // RUN: not approx-cc %S/Inputs/c_error.c -c -o %t.o 2>&1 | FileCheck %s --check-prefix=CERROR
 // RUN: not approx-cc %S/Inputs/c_error.c -emit=asm 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not approx-cc %t.nothing.o 2>&1 | FileCheck %s --check-prefix=NOSOURCE
+// RUN: not approx-cc %S/Inputs/template.cpp -c -o %t.o 2>&1 | FileCheck %s --check-prefix=TEMPLATE
+// RUN: not approx-cc %S/Inputs/lambda.cpp -c -o %t.o 2>&1 | FileCheck %s --check-prefix=LAMBDA
 
 // FOLLOW: not_followed.c:2:4: error: annotation is not followed by a function definition or a for/while loop
 // KEY: bad_key.c:3:6: error: unknown key 'treshold' (expected one of: transform_type, state_indices, state_function, thresholds, thresholds_lower, thresholds_upper, decisions, decision_values, knob_name, callee)
@@ -26,3 +28,5 @@
 // CERROR: c_error.c:1:27: error: expected expression
 // EMIT: error: -emit must be mlir, annotated, approx or llvm, got 'asm'
 // NOSOURCE: error: no C or C++ source among the inputs
+// TEMPLATE: template.cpp:1:4: error: annotation is followed by a function template, which cannot be approximated: annotations apply to function definitions that are not templates (free functions and methods) and to the for/while loops in them; move the code into such a function and annotate it
+// LAMBDA: lambda.cpp:4:8: error: annotation is followed by a loop inside a lambda, which cannot be approximated

@@ -66,6 +66,13 @@ struct AnnotationError {
 std::vector<SourceAnnotation> parseAnnotations(llvm::StringRef text,
                                                std::vector<AnnotationError> &errors);
 
+/// Text of `text` that looks like an annotation but is not taken by
+/// parseAnnotations: `@APPROX:` or `@approx :` (wrong case or spacing),
+/// `/* @approx: */` (annotations are `//` line comments), an annotation
+/// after code on the same line or not at the start of its comment. One
+/// warning per such marker, at its position.
+std::vector<AnnotationError> findNearMisses(llvm::StringRef text);
+
 } // namespace approx
 
 #endif // APPROX_FRONTEND_ANNOTATIONS_H
