@@ -49,6 +49,10 @@ struct EmitManagementPass
                                  OpBuilder &b);
   LogicalResult emitStatic(KnobOp knob, DictionaryAttr dict, OpBuilder &b);
   LogicalResult emitContract(KnobOp knob, DictionaryAttr dict, OpBuilder &b);
+
+  /// One symbol table for the whole run (the pass adds no symbols): a fresh
+  /// one per knob made the pass quadratic in the number of knobs.
+  SymbolTableCollection *tables = nullptr;
 };
 
 } // namespace
@@ -78,9 +82,8 @@ LogicalResult EmitManagementPass::emitDecisionTree(KnobOp knob,
                                       fn.getNumArguments());
   if (failed(resolved))
     return failure();
-  SymbolTableCollection tables;
   FunctionOpInterface state =
-      lookupFunction(tables, knob, stateFn.getValue(), "state function");
+      lookupFunction(*tables, knob, stateFn.getValue(), "state function");
   if (!state)
     return failure();
   SmallVector<Value> args;
@@ -132,12 +135,13 @@ LogicalResult EmitManagementPass::emitContract(KnobOp knob,
   auto c = SafetyContractOp::create(
       b, knob.getLoc(), FlatSymbolRefAttr::get(checker),
       FlatSymbolRefAttr::get(recover));
-  SymbolTableCollection tables;
-  return c.verifySymbolUses(tables);
+  return c.verifySymbolUses(*tables);
 }
 
 void EmitManagementPass::runOnOperation() {
   ModuleOp module = getOperation();
+  SymbolTableCollection symbolTables;
+  tables = &symbolTables;
   if (failed(verifyKnobsUnique(module)))
     return signalPassFailure();
   for (KnobOp knob : collectKnobs(module)) {

@@ -32,11 +32,13 @@ scf::IndexSwitchOp dispatch(OpBuilder &b, Location loc, StringRef base,
 }
 
 struct FuncSubstitute : TransformKindPattern<TransformKind::FuncSubstitute> {
-  using TransformKindPattern::TransformKindPattern;
+  FuncSubstitute(MLIRContext *ctx, SymbolTableCollection &tables)
+      : TransformKindPattern(ctx), tables(tables) {}
+
+  SymbolTableCollection &tables;
 
   LogicalResult apply(PatternRewriter &b, KnobOp knob, TransformOp t,
                       const KnobValue &k) const override {
-    SymbolTableCollection tables;
     auto fn = knob->getParentOfType<func::FuncOp>();
     if (auto callee = knob.getCalleeAttr()) {
       SmallVector<func::CallOp> sites;
@@ -119,8 +121,9 @@ struct FuncSubstitute : TransformKindPattern<TransformKind::FuncSubstitute> {
 
 } // namespace
 
-void populateFuncSubstitutePatterns(RewritePatternSet &patterns) {
-  patterns.add<FuncSubstitute>(patterns.getContext());
+void populateFuncSubstitutePatterns(RewritePatternSet &patterns,
+                                    SymbolTableCollection &symbols) {
+  patterns.add<FuncSubstitute>(patterns.getContext(), symbols);
 }
 
 } // namespace approx

@@ -29,9 +29,10 @@ namespace approx {
 using namespace mlir;
 using namespace approx;
 
-void approx::populateTransformPatterns(RewritePatternSet &patterns) {
+void approx::populateTransformPatterns(RewritePatternSet &patterns,
+                                       SymbolTableCollection &symbols) {
   populateLoopTransformPatterns(patterns);
-  populateFuncSubstitutePatterns(patterns);
+  populateFuncSubstitutePatterns(patterns, symbols);
   populateTaskSkippingPatterns(patterns);
   populateMLTransformPatterns(patterns);
 }
@@ -46,8 +47,11 @@ struct TransformApproxPass
     if (failed(verifyKnobsUnique(module)))
       return signalPassFailure();
     RewritePatternSet set(ctx);
+    // One symbol table for all knobs: a fresh one per knob made the pass
+    // quadratic in the number of knobs.
+    SymbolTableCollection symbols;
     populateDecisionTreePatterns(set);
-    populateTransformPatterns(set);
+    populateTransformPatterns(set, symbols);
     populateSafetyContractPatterns(set);
     FrozenRewritePatternSet frozen(std::move(set));
     PatternApplicator applicator(frozen);

@@ -12,6 +12,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class SymbolTableCollection;
 } // namespace mlir
 
 namespace approx {
@@ -23,13 +24,17 @@ void populateDecisionTreePatterns(mlir::RewritePatternSet &patterns);
 /// One pattern per transform kind, applying an approx.transform to the rest
 /// of its knob (and erasing it).
 void populateLoopTransformPatterns(mlir::RewritePatternSet &patterns);
-void populateFuncSubstitutePatterns(mlir::RewritePatternSet &patterns);
+/// `symbols` caches the module's symbol table across knobs (the patterns
+/// add no symbols); it must outlive the patterns.
+void populateFuncSubstitutePatterns(mlir::RewritePatternSet &patterns,
+                                    mlir::SymbolTableCollection &symbols);
 void populateTaskSkippingPatterns(mlir::RewritePatternSet &patterns);
 /// decode_quantize and precision_reduce on linalg / tensor code.
 void populateMLTransformPatterns(mlir::RewritePatternSet &patterns);
 
 /// All of the above.
-void populateTransformPatterns(mlir::RewritePatternSet &patterns);
+void populateTransformPatterns(mlir::RewritePatternSet &patterns,
+                               mlir::SymbolTableCollection &symbols);
 
 /// approx.safety_contract -> checker call + scf.if + recover call, once the
 /// knob's transform is applied.
