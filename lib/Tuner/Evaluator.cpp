@@ -156,6 +156,38 @@ struct RunOutput {
   std::string spawnError;
 };
 
+/// The process groups of running evaluations, for killRunningEvaluations
+/// (a signal handler: plain atomics, no locks).
+constexpr size_t kMaxLiveGroups = 1024;
+std::atomic<pid_t> liveGroups[kMaxLiveGroups];
+/// Set by killRunningEvaluations: a killed evaluation is not a measurement.
+std::atomic<bool> stopping{false};
+
+void trackGroup(pid_t pgid) {
+  for (std::atomic<pid_t> &slot : liveGroups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pgid))
+      return;
+  }
+}
+
+void untrackGroup(pid_t pgid) {
+  for (std::atomic<pid_t> &slot : liveGroups) {
+    pid_t expected = pgid;
+    if (slot.compare_exchange_strong(expected, 0))
+      return;
+  }
+}
+
+/// Appends `data` to `sink`, keeping only its last `cap` bytes: the result
+/// line comes last, so a command printing megabytes before it (one huge
+/// line included) must not push it out.
+void appendTail(std::string &sink, const char *data, size_t n, size_t cap) {
+  sink.append(data, n);
+  if (sink.size() > 2 * cap)
+    sink.erase(0, sink.size() - cap);
+}
+
 RunOutput runCommand(const std::string &command,
                      const std::vector<std::string> &extraEnv,
                      double timeoutSeconds) {
@@ -223,6 +255,7 @@ RunOutput runCommand(const std::string &command,
     (void)ignored;
     _exit(127);
   }
+  trackGroup(pid);
   close(outPipe[1]);
   close(errPipe[1]);
   auto deadline = std::chrono::steady_clock::now() +
@@ -254,9 +287,7 @@ RunOutput runCommand(const std::string &command,
         continue;
       ssize_t got = read(fds[i].fd, buf, sizeof buf);
       if (got > 0) {
-        // Keep the head of stdout small enough and the tail of stderr.
-        if (sinks[i]->size() < (1u << 24))
-          sinks[i]->append(buf, size_t(got));
+        appendTail(*sinks[i], buf, size_t(got), size_t(1) << 22);
       } else if (got == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;
@@ -267,8 +298,19 @@ RunOutput runCommand(const std::string &command,
   for (pollfd &p : fds)
     if (p.fd >= 0)
       close(p.fd);
+  // Untracked once it has exited but before it is reaped, so that the id
+  // cannot be reused by another process while it is still tracked.
+  siginfo_t info;
+  while (waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 &&
+         errno == EINTR) {
+  }
+  untrackGroup(pid);
   while (waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
   }
+  // The process is being stopped: a command killed for that must not be
+  // recorded as a crash of its configuration; the caller exits shortly.
+  while (stopping.load())
+    pause();
   // Children of the command that outlived it are its own business, but a
   // timed-out group is gone entirely.
   return result;
@@ -285,6 +327,13 @@ std::string lastLine(const std::string &text) {
 }
 
 } // namespace
+
+void killRunningEvaluations() {
+  stopping.store(true);
+  for (std::atomic<pid_t> &slot : liveGroups)
+    if (pid_t pgid = slot.load())
+      kill(-pgid, SIGKILL);
+}
 
 EvaluateFn commandEvaluator(const CommandOptions &options) {
   auto scratch = std::make_shared<ScratchDir>();

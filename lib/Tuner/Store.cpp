@@ -152,6 +152,21 @@ std::unique_ptr<Store> Store::open(const std::string &path,
     sqlite3_close(db);
     return nullptr;
   }
+  // A store whose tables lack a column the tuner writes (renamed,
+  // dropped) would accept nothing: refuse it now, not after the search.
+  for (const char *probe :
+       {"SELECT id, started, space, fingerprint, mode, seed, qos_min, "
+        "workers, command, machine FROM runs LIMIT 0",
+        "SELECT run, seq, input_set, technique, config, status, time, qos, "
+        "samples, message FROM evaluations LIMIT 0"}) {
+    Statement s(db, probe);
+    if (!s) {
+      error = "'" + path + "' is not a usable results store: " +
+              sqlite3_errmsg(db);
+      sqlite3_close(db);
+      return nullptr;
+    }
+  }
   return std::unique_ptr<Store>(new Store(db));
 }
 

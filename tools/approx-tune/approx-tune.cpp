@@ -31,9 +31,13 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/file.h>
 #include <mutex>
 
 using namespace llvm;
@@ -140,6 +144,19 @@ cl::opt<bool> history(
     cl::cat(outCat));
 
 int fail(const Twine &msg) { return approx::tools::fail("approx-tune", msg); }
+
+/// SIGINT/SIGTERM/SIGHUP (via LLVM's handler): stop the running evaluations
+/// and exit; every finished evaluation is already in the store, and an
+/// interrupted store transaction is rolled back when it is next opened.
+void onInterrupt() {
+  tune::killRunningEvaluations();
+  static const char msg[] = "approx-tune: interrupted; running evaluations "
+                            "stopped, measured ones kept in the results "
+                            "store (--resume continues)\n";
+  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  ::_exit(130);
+}
 
 std::string valuesOf(const tune::TunableParam &p) {
   if (p.kind == tune::ParamKind::Threshold)
@@ -310,6 +327,21 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return fail("--start-from: " + problem);
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create '" + outDir + "': " + ec.message());
+  // One run writes a results directory at a time (two used to both report
+  // success, each overwriting the other's files); the lock goes with the
+  // process.
+  {
+    SmallString<256> lock(outDir);
+    sys::path::append(lock, ".approx-tune.lock");
+    int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0)
+      return fail("another approx-tune run is writing '" + outDir +
+                  "' (or its lock file cannot be taken): wait for it or "
+                  "use another --out");
+  }
+  // Ctrl-C or a SIGTERM ends the evaluations too (each runs in its own
+  // process group); what was measured is already in the store.
+  sys::SetInterruptFunction(onInterrupt);
 
   std::string error;
   auto store = tune::Store::open(storePath(), error);

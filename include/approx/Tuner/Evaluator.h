@@ -69,6 +69,13 @@ struct CommandOptions {
 /// and parses its result line. Safe to call from several threads.
 EvaluateFn commandEvaluator(const CommandOptions &options);
 
+/// Kills the process group of every command evaluation still running
+/// (each runs in its own group, so a terminal's Ctrl-C does not reach it)
+/// and keeps the killed ones from returning a measurement. Async-signal-
+/// safe: tools call it from their interrupt handler (before exiting) so that
+/// no evaluation outlives them and none is recorded as a crash.
+void killRunningEvaluations();
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNER_EVALUATOR_H
