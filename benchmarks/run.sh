@@ -17,3 +17,7 @@ echo
 python3 "$root/benchmarks/cc/run.py" "$build"
 echo
 python3 "$root/benchmarks/tune/run.py" "$build"
+echo
+echo "## Pipeline time vs number of knobs"
+echo
+python3 "$root/benchmarks/scale/knobs.py" "$build"

@@ -13,6 +13,7 @@
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 #include "approx/Execution/Execution.h"
+#include "approx/Support/CrashGuard.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -115,10 +116,16 @@ int main(int argc, char **argv) {
   options.exact = exact;
   options.optLevel = optLevel;
 
-  Expected<std::string> text =
-      emit == "mlir"
-          ? approx::compileToLLVMDialect(buffer->getBuffer(), input, options)
-          : approx::compileToLLVMIR(buffer->getBuffer(), input, options);
+  Expected<std::string> text = std::string();
+  if (!approx::runGuarded("approx-compile", "compiling '" + input + "'", [&] {
+        text = emit == "mlir" ? approx::compileToLLVMDialect(
+                                    buffer->getBuffer(), input, options)
+                              : approx::compileToLLVMIR(buffer->getBuffer(),
+                                                        input, options);
+      })) {
+    consumeError(text.takeError());
+    return 1;
+  }
   if (!text) {
     errs() << toString(text.takeError());
     return 1;

@@ -11,6 +11,7 @@
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
+#include "approx/Support/CrashGuard.h"
 #include "approx/Support/NestingLimit.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
@@ -58,7 +59,11 @@ int main(int argc, char **argv) {
   }
   return approx::tools::writeAtomically(
       "approx-opt", output, [&](llvm::raw_ostream &os) {
-        return mlir::succeeded(
-            mlir::MlirOptMain(os, std::move(file), registry, config));
+        bool ok = false;
+        bool returned = approx::runGuarded("approx-opt", "processing '" + input + "'", [&] {
+          ok = mlir::succeeded(
+              mlir::MlirOptMain(os, std::move(file), registry, config));
+        });
+        return returned && ok;
       });
 }

@@ -15,6 +15,7 @@
 #include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
+#include "approx/Support/CrashGuard.h"
 #include "approx/Support/NestingLimit.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
@@ -545,7 +546,10 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
     if (approx::reportExcessiveNesting(sourceMgr, errs()))
       return 1;
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+    if (!approx::runGuarded("approx-tune", "parsing '" + spaceFile + "'", [&] {
+          module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+        }))
+      return 1;
   } else {
     approx::CImportOptions options;
     options.clangPath = clangPath;
