@@ -66,7 +66,10 @@ if [ ! -f "$out/corpus/store_fuzz/tune.db" ]; then
 fi
 
 status=0
+passed=0
+failed=0
 for name in annotations_fuzz runtime_config_fuzz store_fuzz pipeline_fuzz; do
+  before=$status
   regressions=$root/fuzz/regressions/$name
   mkdir -p "$regressions"
   if compgen -G "$regressions/*" >/dev/null; then
@@ -90,5 +93,7 @@ for name in annotations_fuzz runtime_config_fuzz store_fuzz pipeline_fuzz; do
     status=1
   fi
   grep -E "^#[0-9]+ *DONE" "$out/$name.log" | sed "s/^/fuzz: $name: /" >&2 || true
+  if [ "$status" = "$before" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
+echo "fuzz: $passed targets clean, $failed failed"
 exit $status

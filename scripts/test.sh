@@ -40,6 +40,14 @@ for t in "$build"/unittests/*Tests; do
     '^\[  FAILED  \] \([0-9]*\) test.*' "$t"
 done
 
+# A short fuzzing run of every libFuzzer target (scripts/fuzz.sh; the long
+# run is documented in docs/reliability.md). Not on the sanitized build,
+# whose libraries carry GCC's sanitizer runtime.
+if [ -z "${APPROX_SKIP_FUZZ:-}" ]; then
+  run fuzz '^fuzz: \([0-9]*\) targets clean.*' '^fuzz: [0-9]* targets clean, \([0-9]*\) failed.*' \
+    "$root/scripts/fuzz.sh" "${APPROX_FUZZ_SECONDS:-15}"
+fi
+
 echo
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

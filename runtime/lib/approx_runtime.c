@@ -271,21 +271,29 @@ void approx_rt_free_config(approx_rt_entry *entries, size_t count) {
 
 /*--- the table (callers hold mu) -----------------------------------------*/
 
+/* Makes room for one more element in the growable array *items of *cap
+ * elements of `size` bytes, holding `count`; out of memory stops the
+ * program (a knob table cannot be half-updated). */
+static void reserveOne(void **items, size_t *cap, size_t count, size_t size) {
+  if (count < *cap)
+    return;
+  size_t grown = *cap ? 2 * *cap : 16;
+  void *bigger = realloc(*items, grown * size);
+  if (!bigger) {
+    fprintf(stderr, "approx runtime: out of memory\n");
+    abort();
+  }
+  *items = bigger;
+  *cap = grown;
+}
+
 static void setLocked(const char *name, int32_t value) {
   size_t i = 0;
   while (i < numOverrides && strcmp(overrides[i].name, name) != 0)
     ++i;
   if (i == numOverrides) {
-    if (numOverrides == capOverrides) {
-      size_t cap = capOverrides ? 2 * capOverrides : 16;
-      Override *bigger = realloc(overrides, cap * sizeof *overrides);
-      if (!bigger) {
-        fprintf(stderr, "approx runtime: out of memory\n");
-        abort();
-      }
-      overrides = bigger;
-      capOverrides = cap;
-    }
+    reserveOne((void **)&overrides, &capOverrides, numOverrides,
+               sizeof *overrides);
     overrides[i].name = strdup(name);
     if (!overrides[i].name) {
       fprintf(stderr, "approx runtime: out of memory\n");
@@ -359,16 +367,7 @@ int32_t approx_rt_param(int64_t *word, int32_t dflt, const char *name) {
   loadEnvLocked();
   if (!(atomic_load_explicit(w, memory_order_relaxed) >>
         APPROX_RT_READY_SHIFT)) {
-    if (numRegistered == capRegistered) {
-      size_t cap = capRegistered ? 2 * capRegistered : 64;
-      Slot *bigger = realloc(slots, cap * sizeof *slots);
-      if (!bigger) {
-        fprintf(stderr, "approx runtime: out of memory\n");
-        abort();
-      }
-      slots = bigger;
-      capRegistered = cap;
-    }
+    reserveOne((void **)&slots, &capRegistered, numRegistered, sizeof *slots);
     Slot *s = &slots[numRegistered++];
     s->word = w;
     s->name = name;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite on an AddressSanitizer + UndefinedBehaviorSanitizer
+# build of the project's C++ (tools, libraries, unit tests) in build-asan/
+# (the C runtime, which generated programs and Python link, and upstream
+# LLVM/MLIR stay uninstrumented). Any sanitizer report fails its test.
+# Leak checking is off: MLIR and LLVM keep process-lifetime singletons.
+# Usage: scripts/test-sanitized.sh   (the second command of README's testing
+# section; too long for CI's budget on 2 cores: a full rebuild)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${APPROX_ASAN_BUILD_DIR:-$root/build-asan}
+"$root/scripts/setup.sh"
+source "$root/scripts/paths.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="$sanitize" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT"
+fi
+export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+APPROX_BUILD_DIR=$build APPROX_SKIP_FUZZ=1 exec "$root/scripts/test.sh"
