@@ -285,11 +285,7 @@ LogicalResult perforateReduction(PatternRewriter &b, linalg::GenericOp op,
   auto outType = cast<RankedTensorType>(original.getType());
   Type elem = outType.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
-  Value empty = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, original), elem);
-  Value zeros =
-      linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
-          .getResult(0);
+  Value zeros = filled(b, loc, zero, emptyLike(b, loc, original, elem));
   b.modifyOpInPlace(op, [&] { init.set(zeros); });
   b.setInsertionPointAfter(op);
   auto toFloat = [&](Value idx) {
@@ -299,8 +295,7 @@ LogicalResult perforateReduction(PatternRewriter &b, linalg::GenericOp op,
   Value scale = arith::DivFOp::create(b, loc, toFloat(n), toFloat(count));
   unsigned rank = outType.getRank();
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-  Value outEmpty = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, original), elem);
+  Value outEmpty = emptyLike(b, loc, original, elem);
   auto rescaled = linalg::GenericOp::create(
       b, loc, TypeRange{outType}, ValueRange{op.getResult(0), original},
       ValueRange{outEmpty}, ArrayRef<AffineMap>{id, id, id},

@@ -76,16 +76,6 @@ LogicalResult dispatch(PatternRewriter &b, Operation *op, const KnobValue &k,
   return success();
 }
 
-/// An empty tensor shaped like `like` (or its dims `dims`), of `elem`.
-Value emptyLike(OpBuilder &b, Location loc, Value like, Type elem,
-                ArrayRef<unsigned> dims) {
-  SmallVector<OpFoldResult> all = tensor::getMixedSizes(b, loc, like);
-  SmallVector<OpFoldResult> sizes;
-  for (unsigned d : dims)
-    sizes.push_back(all[d]);
-  return tensor::EmptyOp::create(b, loc, sizes, elem);
-}
-
 SmallVector<unsigned> allDims(unsigned rank) {
   SmallVector<unsigned> dims;
   for (unsigned d = 0; d < rank; ++d)
@@ -117,8 +107,7 @@ Value absMax(OpBuilder &b, Location loc, Value x, ArrayRef<unsigned> kept) {
   MLIRContext *ctx = b.getContext();
   Value init = emptyLike(b, loc, x, b.getF32Type(), kept);
   Value tiny = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kTinyAbsMax));
-  init = linalg::FillOp::create(b, loc, ValueRange{tiny}, ValueRange{init})
-             .getResult(0);
+  init = filled(b, loc, tiny, init);
   SmallVector<IteratorType> iters(rank, IteratorType::reduction);
   for (unsigned d : kept)
     iters[d] = IteratorType::parallel;
@@ -157,7 +146,7 @@ Value quantize(OpBuilder &b, Location loc, Value x, Value absmax,
   auto type = cast<RankedTensorType>(x.getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
-  Value init = emptyLike(b, loc, x, b.getI8Type(), allDims(rank));
+  Value init = emptyLike(b, loc, x, b.getI8Type());
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   auto op = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{x, absmax},
@@ -246,10 +235,9 @@ FailureOr<Value> quantizedContraction(OpBuilder &b, linalg::LinalgOp op,
     wq = quantize(b, loc, w, wMax, wKept);
   }
   unsigned outRank = rank; // (batch,) m, n
-  Value acc = emptyLike(b, loc, c, b.getI32Type(), allDims(outRank));
+  Value acc = emptyLike(b, loc, c, b.getI32Type());
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  acc = linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{acc})
-            .getResult(0);
+  acc = filled(b, loc, zero, acc);
   Value prod =
       rank == 2
           ? linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
@@ -266,7 +254,7 @@ FailureOr<Value> quantizedContraction(OpBuilder &b, linalg::LinalgOp op,
     wOut.push_back(outRank - 1);         // n
   }
   AffineMap id = AffineMap::getMultiDimIdentityMap(outRank, ctx);
-  Value out = emptyLike(b, loc, c, b.getF32Type(), allDims(outRank));
+  Value out = emptyLike(b, loc, c, b.getF32Type());
   auto deq = linalg::GenericOp::create(
       b, loc, TypeRange{out.getType()}, ValueRange{prod, aMax, wMax, c},
       ValueRange{out},
@@ -331,7 +319,7 @@ Value roundTrip(OpBuilder &b, Location loc, Value x, FloatType narrow) {
   auto type = cast<RankedTensorType>(x.getType());
   unsigned rank = type.getRank();
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-  Value init = emptyLike(b, loc, x, narrow, allDims(rank));
+  Value init = emptyLike(b, loc, x, narrow);
   auto op = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
       ArrayRef<AffineMap>{id, id},

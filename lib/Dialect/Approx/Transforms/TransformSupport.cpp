@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -29,6 +30,25 @@ Value divisor(OpBuilder &b, Location loc, const KnobValue &k) {
   if (k.constant)
     return constI32(b, loc, std::max(*k.constant, 1));
   return arith::MaxSIOp::create(b, loc, k.value, constI32(b, loc, 1));
+}
+
+Value emptyLike(OpBuilder &b, Location loc, Value like, Type elem) {
+  return tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, like),
+                                 elem);
+}
+
+Value emptyLike(OpBuilder &b, Location loc, Value like, Type elem,
+                ArrayRef<unsigned> dims) {
+  SmallVector<OpFoldResult> all = tensor::getMixedSizes(b, loc, like);
+  SmallVector<OpFoldResult> sizes;
+  for (unsigned d : dims)
+    sizes.push_back(all[d]);
+  return tensor::EmptyOp::create(b, loc, sizes, elem);
+}
+
+Value filled(OpBuilder &b, Location loc, Value value, Value init) {
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
+      .getResult(0);
 }
 
 FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,

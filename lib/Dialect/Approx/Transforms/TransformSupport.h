@@ -38,6 +38,17 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 mlir::Value divisor(mlir::OpBuilder &b, mlir::Location loc,
                     const KnobValue &k);
 
+/// An empty tensor of `elem` shaped like the tensor `like`: all its
+/// dimensions, or those listed in `dims` (in that order).
+mlir::Value emptyLike(mlir::OpBuilder &b, mlir::Location loc, mlir::Value like,
+                      mlir::Type elem);
+mlir::Value emptyLike(mlir::OpBuilder &b, mlir::Location loc, mlir::Value like,
+                      mlir::Type elem, llvm::ArrayRef<unsigned> dims);
+
+/// The tensor `init` filled with the scalar `value` (linalg.fill).
+mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                   mlir::Value init);
+
 /// `op` as a linalg.generic: itself, or its generalization (replacing it,
 /// at the rewriter's insertion point); a located error naming `kind` when
 /// it cannot be generalized.
