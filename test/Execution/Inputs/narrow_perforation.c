@@ -8,6 +8,7 @@ int for_i32_step(int32_t ub, int32_t step);
 int while_i8(int8_t ub);
 int for_u8(uint8_t ub);
 int for_index_step(int64_t ub, int64_t step);
+int trunc_i8(int8_t lb, int8_t ub);
 
 int main(void) {
   printf("for_i8 %d\n", for_i8(127));               // 0..126 by 1 (x100)
@@ -17,5 +18,6 @@ int main(void) {
   printf("for_u8 %d\n", for_u8(255));               // 0..254 by 1 (x200)
   printf("for_index_step %d\n",                     // 2^61 x 8 = 2^64
          for_index_step(INT64_C(6) << 60, INT64_C(1) << 61));
+  printf("trunc_i8 %d\n", trunc_i8(-100, 100));   // first half of 200
   return 0;
 }

@@ -139,36 +139,55 @@ Value narrowTo(OpBuilder &b, Location loc, Value v, Type type) {
   return arith::TruncIOp::create(b, loc, type, v);
 }
 
+/// `forOp` itself, or, when its induction variable is an integer narrower
+/// than 64 bits, the same loop rebuilt on i64 (bounds sign- or
+/// zero-extended as its comparison is signed or unsigned; the body sees the
+/// variable truncated back): bound arithmetic on it cannot overflow there.
+scf::ForOp widenToI64(PatternRewriter &b, scf::ForOp forOp) {
+  Type type = forOp.getStep().getType();
+  auto it = dyn_cast<IntegerType>(type);
+  if (!it || it.getWidth() >= 64)
+    return forOp;
+  Location loc = forOp.getLoc();
+  bool isUnsigned = forOp.getUnsignedCmp();
+  Type i64 = b.getI64Type();
+  b.setInsertionPoint(forOp);
+  auto widen = [&](Value v) -> Value {
+    if (isUnsigned)
+      return arith::ExtUIOp::create(b, loc, i64, v);
+    return arith::ExtSIOp::create(b, loc, i64, v);
+  };
+  Value lb = widen(forOp.getLowerBound());
+  Value ub = widen(forOp.getUpperBound());
+  Value step = widen(forOp.getStep());
+  auto wide = scf::ForOp::create(
+      b, loc, lb, ub, step, forOp.getInitArgs(),
+      [](OpBuilder &, Location, Value, ValueRange) {}, isUnsigned);
+  b.setInsertionPointToStart(wide.getBody());
+  SmallVector<Value> args{
+      arith::TruncIOp::create(b, loc, type, wide.getInductionVar())};
+  llvm::append_range(args, wide.getRegionIterArgs());
+  b.mergeBlocks(forOp.getBody(), wide.getBody(), args);
+  b.replaceOp(forOp, wide.getResults());
+  b.setInsertionPoint(wide);
+  return wide;
+}
+
 /// Perforates an scf.for: step * k. A loop on an integer narrower than 64
-/// bits runs on i64 (its body sees the value truncated back), where neither
-/// the step nor the increment can overflow; a 64-bit loop whose step * k
-/// overflows runs its first iteration only (what any step past the span
-/// does).
+/// bits runs on i64 (widenToI64), where neither the step nor the increment
+/// can overflow; a 64-bit loop whose step * k overflows runs its first
+/// iteration only (what any step past the span does).
 void perforateFor(PatternRewriter &b, scf::ForOp forOp, Value factor) {
   Location loc = forOp.getLoc();
   bool isUnsigned = forOp.getUnsignedCmp();
+  bool narrow = !forOp.getStep().getType().isIndex() &&
+                forOp.getStep().getType().getIntOrFloatBitWidth() < 64;
+  forOp = widenToI64(b, forOp);
   Type type = forOp.getStep().getType();
-  if (auto it = dyn_cast<IntegerType>(type); it && it.getWidth() < 64) {
-    Type i64 = b.getI64Type();
-    auto widen = [&](Value v) -> Value {
-      if (isUnsigned)
-        return arith::ExtUIOp::create(b, loc, i64, v);
-      return arith::ExtSIOp::create(b, loc, i64, v);
-    };
-    Value lb = widen(forOp.getLowerBound());
-    Value ub = widen(forOp.getUpperBound());
-    Value step = widen(forOp.getStep());
-    Value k = castTo(b, loc, factor, i64);
-    step = arith::MulIOp::create(b, loc, step, k);
-    auto wide = scf::ForOp::create(
-        b, loc, lb, ub, step, forOp.getInitArgs(),
-        [](OpBuilder &, Location, Value, ValueRange) {}, isUnsigned);
-    b.setInsertionPointToStart(wide.getBody());
-    SmallVector<Value> args{arith::TruncIOp::create(
-        b, loc, type, wide.getInductionVar())};
-    llvm::append_range(args, wide.getRegionIterArgs());
-    b.mergeBlocks(forOp.getBody(), wide.getBody(), args);
-    b.replaceOp(forOp, wide.getResults());
+  if (narrow) {
+    Value step = arith::MulIOp::create(b, loc, forOp.getStep(),
+                                       castTo(b, loc, factor, type));
+    b.modifyOpInPlace(forOp, [&] { forOp.getStepMutable().assign(step); });
     return;
   }
   Value step = forOp.getStep(), lb = forOp.getLowerBound(),
@@ -375,6 +394,8 @@ LogicalResult truncate(PatternRewriter &b, KnobOp knob, TransformOp t,
   if (forOp.getUnsignedCmp())
     return forOp.emitOpError(stringifyTransformKind(t.getTransformType()))
            << " does not support loops with unsigned bounds";
+  // The trip-count arithmetic (ub - lb, lb + keep * step) must not wrap.
+  forOp = widenToI64(b, forOp);
   Location loc = forOp.getLoc();
   b.setInsertionPoint(forOp);
   Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
