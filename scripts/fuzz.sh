@@ -92,7 +92,7 @@ for name in annotations_fuzz runtime_config_fuzz store_fuzz pipeline_fuzz; do
     grep -A20 "ERROR\|runtime error\|deadly signal" "$out/$name.log" | head -40 >&2
     status=1
   fi
-  grep -E "^#[0-9]+ *DONE" "$out/$name.log" | sed "s/^/fuzz: $name: /" >&2 || true
+  grep -E "^#[0-9]+[[:space:]]*DONE" "$out/$name.log" | sed "s/^/fuzz: $name: /" >&2 || true
   if [ "$status" = "$before" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "fuzz: $passed targets clean, $failed failed"
