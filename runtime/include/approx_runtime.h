@@ -27,20 +27,27 @@ extern "C" {
 #endif
 
 /* The ABI between generated code and the runtime; the compiler's lowering
- * of approx.runtime_param (lower-approx-runtime) takes it from here. Each
- * module has its own private table of one word per parameter it reads, so
- * modules compiled separately never share a slot. */
-#define APPROX_RT_PARAM_FN "approx_rt_param"  /* the function below */
-#define APPROX_RT_TABLE "__approx_rt_table"   /* int64_t[n], per module */
-#define APPROX_RT_READY_SHIFT 32 /* bit set in a slot's word once registered */
+ * of approx.runtime_param (lower-approx-runtime) takes it from here.
+ *
+ * The runtime owns one table of values, `approx_rt_table`, with one slot
+ * per parameter name. Each module keeps a private array of slot numbers,
+ * one per parameter read, initialised to -1 (modules compiled apart never
+ * share an entry, and a knob read by two modules shares one slot by name).
+ * Generated code loads its slot number; while it is -1 it calls
+ * approx_rt_param(), which registers the name, publishes its value and
+ * stores the slot number; afterwards each read is two relaxed loads. The
+ * runtime writes module memory only inside that call, so modules may be
+ * unloaded (JIT modules, dlclose) at any time. */
+#define APPROX_RT_PARAM_FN "approx_rt_param"   /* the function below */
+#define APPROX_RT_TABLE "approx_rt_table"      /* int32_t[SLOTS], exported */
+#define APPROX_RT_TABLE_SLOTS 16384            /* distinct names per process */
+#define APPROX_RT_SLOTS "__approx_rt_slots"    /* int32_t[n], per module */
 
-/* Called by generated code: the current value of parameter `name`, whose
- * word in the calling module's table is `*word`, with `dflt` the value
- * configured at compile time. Generated code first reads the word (bit 32:
- * registered, low 32 bits: the value) and calls this only while bit 32 is
- * clear; the runtime then registers the word and publishes every later
- * value of `name` to it. */
-int32_t approx_rt_param(int64_t *word, int32_t dflt, const char *name);
+/* Called by generated code while *slot (the module's slot number for
+ * `name`) is -1: registers `name` (with `dflt`, the value configured at
+ * compile time) in the table if needed, publishes its value, stores its
+ * slot number in *slot and returns the value. */
+int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name);
 
 /* Sets parameter `name` to `value` for all later reads. Names not yet seen
  * by the program are remembered and applied when first read. Returns 0. */

@@ -10,25 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A registered word of a module's table: bit APPROX_RT_READY_SHIFT is set
- * once registered, the value is in the low 32 bits (one word, so one relaxed
- * load in generated code sees both). */
+enum { kMaxSlots = APPROX_RT_TABLE_SLOTS };
+
+/* The published value of every registered name, read inline by generated
+ * code once its module knows the slot number. */
+_Atomic int32_t approx_rt_table[kMaxSlots];
+
+/* A registered name (its own copy: the module that first read it may be
+ * unloaded) and its compile-time default. */
 typedef struct {
-  _Atomic int64_t *word;
-  const char *name;
+  char *name;
   int32_t dflt;
 } Slot;
 
+static Slot slots[kMaxSlots];
+
 static void publish(const Slot *s, int32_t value) {
-  atomic_store_explicit(s->word,
-                        ((int64_t)1 << APPROX_RT_READY_SHIFT) | (uint32_t)value,
+  atomic_store_explicit(&approx_rt_table[s - slots], value,
                         memory_order_release);
 }
 
 typedef approx_rt_entry Override;
 
-static Slot *slots; /* in order of first read */
-static size_t numRegistered, capRegistered;
+static size_t numRegistered; /* slots[0, numRegistered), in order of first read */
 static Override *overrides;
 static size_t numOverrides, capOverrides;
 static int envLoaded;
@@ -358,28 +362,38 @@ static void loadEnvLocked(void) {
   atexit(reportUnreadEnvNames);
 }
 
-int32_t approx_rt_param(int64_t *word, int32_t dflt, const char *name) {
-  _Atomic int64_t *w = (_Atomic int64_t *)word;
-  int64_t seen = atomic_load_explicit(w, memory_order_acquire);
-  if (seen >> APPROX_RT_READY_SHIFT)
-    return (int32_t)(uint32_t)seen;
+int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name) {
+  _Atomic int32_t *ref = (_Atomic int32_t *)slot;
+  int32_t known = atomic_load_explicit(ref, memory_order_acquire);
+  if (known >= 0)
+    return atomic_load_explicit(&approx_rt_table[known], memory_order_acquire);
   pthread_mutex_lock(&mu);
   loadEnvLocked();
-  if (!(atomic_load_explicit(w, memory_order_relaxed) >>
-        APPROX_RT_READY_SHIFT)) {
-    reserveOne((void **)&slots, &capRegistered, numRegistered, sizeof *slots);
-    Slot *s = &slots[numRegistered++];
-    s->word = w;
-    s->name = name;
-    s->dflt = dflt;
+  size_t r = 0;
+  while (r < numRegistered && strcmp(slots[r].name, name) != 0)
+    ++r;
+  if (r == numRegistered) {
+    if (numRegistered == kMaxSlots) {
+      fprintf(stderr, "approx runtime: more than %d distinct parameters in "
+                      "one process ('%s')\n", kMaxSlots, name);
+      abort();
+    }
+    slots[r].name = strdup(name);
+    if (!slots[r].name) {
+      fprintf(stderr, "approx runtime: out of memory\n");
+      abort();
+    }
+    slots[r].dflt = dflt;
     int32_t value = dflt;
     for (size_t i = 0; i < numOverrides; ++i)
       if (strcmp(overrides[i].name, name) == 0)
         value = overrides[i].value;
-    publish(s, value);
+    publish(&slots[r], value);
+    ++numRegistered;
   }
+  atomic_store_explicit(ref, (int32_t)r, memory_order_release);
   int32_t value =
-      (int32_t)(uint32_t)atomic_load_explicit(w, memory_order_relaxed);
+      atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
   pthread_mutex_unlock(&mu);
   return value;
 }
@@ -425,8 +439,7 @@ int approx_rt_get(const char *name, int32_t *value) {
   loadEnvLocked();
   for (size_t r = 0; r < numRegistered && rc; ++r)
     if (strcmp(slots[r].name, name) == 0) {
-      *value = (int32_t)(uint32_t)atomic_load_explicit(slots[r].word,
-                                                       memory_order_relaxed);
+      *value = atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
       rc = 0;
     }
   for (size_t i = 0; i < numOverrides && rc; ++i)

@@ -9,8 +9,8 @@ func.func @f() -> i32 {
 
 // -----
 
-// expected-error @+1 {{symbol '__approx_rt_table' is reserved for the approx runtime}}
-func.func private @__approx_rt_table()
+// expected-error @+1 {{symbol '__approx_rt_slots' is reserved for the approx runtime}}
+func.func private @__approx_rt_slots()
 func.func @f() -> i32 {
   %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
   return %a : i32
@@ -21,5 +21,14 @@ func.func @f() -> i32 {
 func.func @f() -> i32 {
   // expected-error @+1 {{name must not be empty}}
   %a = approx.runtime_param <{default_value = 1 : i32, name = ""}> : i32
+  return %a : i32
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'approx_rt_table' is reserved for the approx runtime}}
+llvm.mlir.global external @approx_rt_table() : i32
+func.func @f() -> i32 {
+  %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
   return %a : i32
 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,8 +11,13 @@
 
 namespace {
 
-/// The words generated code would keep in its module's table.
-int64_t table[300];
+/// The slot numbers generated code would keep for its module (-1: unknown).
+struct ModuleSlots {
+  int32_t slots[300];
+  ModuleSlots() { std::fill(std::begin(slots), std::end(slots), -1); }
+  int32_t *operator[](size_t i) { return &slots[i]; }
+};
+ModuleSlots table;
 
 /// Writes `text` to a fresh file and returns its path.
 std::string writeTemp(const std::string &name, const std::string &text) {
@@ -26,14 +32,14 @@ protected:
 };
 
 TEST_F(RuntimeTest, ParamReturnsDefaultUntilSet) {
-  EXPECT_EQ(approx_rt_param(&table[0], 7, "k_threshold_0"), 7);
-  EXPECT_EQ(approx_rt_param(&table[0], 7, "k_threshold_0"), 7);
+  EXPECT_EQ(approx_rt_param(table[0], 7, "k_threshold_0"), 7);
+  EXPECT_EQ(approx_rt_param(table[0], 7, "k_threshold_0"), 7);
 }
 
 TEST_F(RuntimeTest, SetChangesRegisteredParameter) {
-  EXPECT_EQ(approx_rt_param(&table[1], 3, "k_decision_0"), 3);
+  EXPECT_EQ(approx_rt_param(table[1], 3, "k_decision_0"), 3);
   ASSERT_EQ(approx_rt_set("k_decision_0", 5), 0);
-  EXPECT_EQ(approx_rt_param(&table[1], 3, "k_decision_0"), 5);
+  EXPECT_EQ(approx_rt_param(table[1], 3, "k_decision_0"), 5);
   int32_t v = 0;
   ASSERT_EQ(approx_rt_get("k_decision_0", &v), 0);
   EXPECT_EQ(v, 5);
@@ -41,36 +47,36 @@ TEST_F(RuntimeTest, SetChangesRegisteredParameter) {
 
 TEST_F(RuntimeTest, SetBeforeFirstReadApplies) {
   ASSERT_EQ(approx_rt_set("early_decision_1", 9), 0);
-  EXPECT_EQ(approx_rt_param(&table[2], 1, "early_decision_1"), 9);
+  EXPECT_EQ(approx_rt_param(table[2], 1, "early_decision_1"), 9);
 }
 
 TEST_F(RuntimeTest, ResetRestoresDefaults) {
-  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 4);
+  EXPECT_EQ(approx_rt_param(table[3], 4, "r_threshold_0"), 4);
   approx_rt_set("r_threshold_0", 40);
-  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 40);
+  EXPECT_EQ(approx_rt_param(table[3], 4, "r_threshold_0"), 40);
   approx_rt_reset();
-  EXPECT_EQ(approx_rt_param(&table[3], 4, "r_threshold_0"), 4);
+  EXPECT_EQ(approx_rt_param(table[3], 4, "r_threshold_0"), 4);
 }
 
 TEST_F(RuntimeTest, LoadConfigSetsEveryEntry) {
-  approx_rt_param(&table[4], 0, "c_threshold_0");
-  approx_rt_param(&table[5], 0, "c_decision_0");
+  approx_rt_param(table[4], 0, "c_threshold_0");
+  approx_rt_param(table[5], 0, "c_decision_0");
   std::string path = writeTemp("ok.json", "{\n  \"c_threshold_0\": 12,\n"
                                           "  \"c_decision_0\": -3\n}\n");
   ASSERT_EQ(approx_rt_load_config(path.c_str()), 0) << approx_rt_last_error();
-  EXPECT_EQ(approx_rt_param(&table[4], 0, "c_threshold_0"), 12);
-  EXPECT_EQ(approx_rt_param(&table[5], 0, "c_decision_0"), -3);
+  EXPECT_EQ(approx_rt_param(table[4], 0, "c_threshold_0"), 12);
+  EXPECT_EQ(approx_rt_param(table[5], 0, "c_decision_0"), -3);
 }
 
 TEST_F(RuntimeTest, LoadConfigReportsLineAndSetsNothing) {
-  approx_rt_param(&table[6], 1, "bad_threshold_0");
+  approx_rt_param(table[6], 1, "bad_threshold_0");
   std::string path =
       writeTemp("bad.json", "{\n  \"bad_threshold_0\": 5,\n  \"x\": 1.5\n}\n");
   EXPECT_EQ(approx_rt_load_config(path.c_str()), -1);
   std::string err = approx_rt_last_error();
   EXPECT_NE(err.find("bad.json:3: values must be integers"), std::string::npos)
       << err;
-  EXPECT_EQ(approx_rt_param(&table[6], 1, "bad_threshold_0"), 1);
+  EXPECT_EQ(approx_rt_param(table[6], 1, "bad_threshold_0"), 1);
 }
 
 TEST_F(RuntimeTest, LoadConfigRejectsMalformedJson) {
@@ -97,27 +103,44 @@ TEST_F(RuntimeTest, GetUnknownParameterFails) {
 
 TEST_F(RuntimeTest, ListsRegisteredParameters) {
   size_t before = approx_rt_num_params();
-  approx_rt_param(&table[100], 0, "listed_knob_val");
+  approx_rt_param(table[100], 0, "listed_knob_val");
   ASSERT_EQ(approx_rt_num_params(), before + 1);
   EXPECT_STREQ(approx_rt_param_name(before), "listed_knob_val");
   EXPECT_EQ(approx_rt_param_name(before + 1), nullptr);
 }
 
-TEST_F(RuntimeTest, ModulesKeepTheirOwnWords) {
-  // Two modules compiled apart each number their parameters from 0: their
-  // words are distinct, and so are their values.
-  int64_t moduleA[1] = {0}, moduleB[1] = {0};
+TEST_F(RuntimeTest, ModulesKeepTheirOwnSlots) {
+  // Two modules compiled apart each number their reads from 0: their slot
+  // arrays are distinct, and so are their values.
+  int32_t moduleA[1] = {-1}, moduleB[1] = {-1};
   EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
   EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 3);
+  EXPECT_NE(moduleA[0], moduleB[0]);
   approx_rt_set("fb_decision_1", 0);
   EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
   EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 0);
-  // One name read by two modules (a knob in a shared header): both follow.
-  int64_t other[1] = {0};
+  // One name read by two modules (a knob in a shared header): one slot.
+  int32_t other[1] = {-1};
   EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 0);
+  EXPECT_EQ(other[0], moduleB[0]);
   approx_rt_set("fb_decision_1", 1);
   EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 1);
   EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 1);
+}
+
+TEST_F(RuntimeTest, ModulesMayBeUnloaded) {
+  // The runtime writes a module's memory only inside approx_rt_param: a
+  // module unloaded (a JIT module destroyed, a library closed) leaves no
+  // dangling pointer behind, and a later module reading the same name
+  // finds its slot.
+  auto *unloaded = new int32_t[2]{-1, -1};
+  EXPECT_EQ(approx_rt_param(&unloaded[1], 4, "gone_knob_val"), 4);
+  delete[] unloaded;
+  approx_rt_set("gone_knob_val", 6);
+  approx_rt_reset();
+  approx_rt_set("gone_knob_val", 7);
+  int32_t reloaded[1] = {-1};
+  EXPECT_EQ(approx_rt_param(&reloaded[0], 4, "gone_knob_val"), 7);
 }
 
 // Death tests re-execute the binary ("threadsafe" style) so that the child
@@ -129,7 +152,7 @@ TEST(RuntimeDeathTest, BadApproxConfigStopsTheProgram) {
       {
         setenv("APPROX_CONFIG", path.c_str(), 1);
         // The environment is read at the first access in this fresh child.
-        approx_rt_param(&table[200], 0, "env_param");
+        approx_rt_param(table[200], 0, "env_param");
       },
       ::testing::ExitedWithCode(2), "APPROX_CONFIG: .*env-bad.json:1");
 }
@@ -140,7 +163,7 @@ TEST(RuntimeDeathTest, ApproxConfigIsAppliedAtFirstRead) {
   EXPECT_EXIT(
       {
         setenv("APPROX_CONFIG", path.c_str(), 1);
-        std::exit(approx_rt_param(&table[201], 0, "env_decision_0"));
+        std::exit(approx_rt_param(table[201], 0, "env_decision_0"));
       },
       ::testing::ExitedWithCode(6), "");
 }
@@ -152,7 +175,7 @@ TEST(RuntimeDeathTest, UnreadApproxConfigNameIsReportedAtExit) {
   EXPECT_EXIT(
       {
         setenv("APPROX_CONFIG", path.c_str(), 1);
-        approx_rt_param(&table[202], 0, "env_decision_0");
+        approx_rt_param(table[202], 0, "env_decision_0");
         std::exit(0);
       },
       ::testing::ExitedWithCode(0),

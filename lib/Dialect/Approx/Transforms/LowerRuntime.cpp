@@ -25,51 +25,52 @@ using namespace approx;
 
 namespace {
 
-/// The word of the parameter's slot in the exported table (one relaxed
-/// load); on the slot's first read (ready bit clear) a call of
-/// approx_rt_param registers it, which reads APPROX_CONFIG.
+/// The parameter's slot number in the module's own array (one acquire
+/// load); once known, its value in the runtime's table (one more load);
+/// while unknown (-1), a call of approx_rt_param registers the name, which
+/// reads APPROX_CONFIG, and fills in the slot number.
 struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
   LowerRuntimeParam(MLIRContext *ctx, int *nextSlot)
       : OpRewritePattern(ctx), nextSlot(nextSlot) {}
 
   LogicalResult matchAndRewrite(RuntimeParamOp op,
                                 PatternRewriter &b) const override {
-    int32_t slot = (*nextSlot)++;
+    int32_t index = (*nextSlot)++;
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
     auto i32 = [&](OpBuilder &ib, int64_t v) -> Value {
       return arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), v);
     };
-    auto i64 = [&](int64_t v) -> Value {
-      return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-    };
     std::string text = op.getName().str();
     text.push_back('\0');
     Value name = LLVM::createGlobalString(
-        loc, b, "__approx_param_name_" + std::to_string(slot), text,
+        loc, b, "__approx_param_name_" + std::to_string(index), text,
         LLVM::Linkage::Internal);
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    Value table = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_TABLE);
-    Value entry = LLVM::GEPOp::create(b, loc, ptr, b.getI64Type(), table,
-                                      ArrayRef<LLVM::GEPArg>{slot});
-    Value word = LLVM::LoadOp::create(b, loc, b.getI64Type(), entry,
-                                      /*alignment=*/8, false, false, false,
-                                      false, LLVM::AtomicOrdering::monotonic);
-    Value ready = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::ShRUIOp::create(b, loc, word, i64(APPROX_RT_READY_SHIFT)),
-        i64(0));
+    Value slots = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_SLOTS);
+    Value ref = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), slots,
+                                    ArrayRef<LLVM::GEPArg>{index});
+    Value slot = LLVM::LoadOp::create(b, loc, b.getI32Type(), ref,
+                                      /*alignment=*/4, false, false, false,
+                                      false, LLVM::AtomicOrdering::acquire);
+    Value known =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, slot, i32(b, 0));
     int32_t dflt = int32_t(op.getDefaultValue());
     b.replaceOpWithNewOp<scf::IfOp>(
-        op, ready,
+        op, known,
         [&](OpBuilder &t, Location l) {
-          Value v = arith::TruncIOp::create(t, l, t.getI32Type(), word);
+          Value table = LLVM::AddressOfOp::create(t, l, ptr, APPROX_RT_TABLE);
+          Value entry = LLVM::GEPOp::create(t, l, ptr, t.getI32Type(), table,
+                                            ArrayRef<LLVM::GEPArg>{slot});
+          Value v = LLVM::LoadOp::create(t, l, t.getI32Type(), entry,
+                                         /*alignment=*/4, false, false, false,
+                                         false, LLVM::AtomicOrdering::monotonic);
           scf::YieldOp::create(t, l, v);
         },
         [&](OpBuilder &e, Location l) {
           auto call = func::CallOp::create(
               e, l, APPROX_RT_PARAM_FN, TypeRange(e.getI32Type()),
-              ValueRange{entry, i32(e, dflt), name});
+              ValueRange{ref, i32(e, dflt), name});
           scf::YieldOp::create(e, l, call.getResult(0));
         });
     return success();
@@ -78,13 +79,19 @@ struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
   int *nextSlot;
 };
 
-/// Declares approx_rt_param and defines the module's table of `slots`
-/// words; fails on a clash with a user symbol of the same name.
-LogicalResult declareRuntime(ModuleOp module, int64_t slots) {
+/// Declares approx_rt_param and the runtime's table, and defines the
+/// module's array of `count` slot numbers (all -1); fails on a clash with a
+/// user symbol of the same name.
+LogicalResult declareRuntime(ModuleOp module, int64_t count) {
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i32 = IntegerType::get(ctx, 32);
   auto type = FunctionType::get(ctx, {ptr, i32, ptr}, {i32});
+  for (StringRef reserved : {APPROX_RT_TABLE, APPROX_RT_SLOTS})
+    if (Operation *existing = SymbolTable::lookupSymbolIn(module, reserved))
+      return existing->emitOpError("symbol '")
+             << reserved << "' is reserved for the approx runtime";
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   if (Operation *existing =
           SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN)) {
     auto fn = dyn_cast<func::FuncOp>(existing);
@@ -93,18 +100,20 @@ LogicalResult declareRuntime(ModuleOp module, int64_t slots) {
              << APPROX_RT_PARAM_FN
              << "' is reserved for the approx runtime and must have type "
              << type;
-    return success();
+  } else {
+    auto fn =
+        func::FuncOp::create(b, module.getLoc(), APPROX_RT_PARAM_FN, type);
+    fn.setPrivate();
   }
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), APPROX_RT_PARAM_FN, type);
-  fn.setPrivate();
-  if (Operation *existing = SymbolTable::lookupSymbolIn(module, APPROX_RT_TABLE))
-    return existing->emitOpError("symbol '")
-           << APPROX_RT_TABLE << "' is reserved for the approx runtime";
   LLVM::GlobalOp::create(
-      b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI64Type(), slots),
-      /*isConstant=*/false, LLVM::Linkage::Internal, APPROX_RT_TABLE,
-      LLVM::ZeroAttr::get(ctx));
+      b, module.getLoc(), LLVM::LLVMArrayType::get(i32, APPROX_RT_TABLE_SLOTS),
+      /*isConstant=*/false, LLVM::Linkage::External, APPROX_RT_TABLE,
+      Attribute());
+  auto slotsType = RankedTensorType::get({count}, i32);
+  LLVM::GlobalOp::create(
+      b, module.getLoc(), LLVM::LLVMArrayType::get(i32, count),
+      /*isConstant=*/false, LLVM::Linkage::Internal, APPROX_RT_SLOTS,
+      DenseElementsAttr::get(slotsType, APInt(32, -1, /*isSigned=*/true)));
   return success();
 }
 
