@@ -27,6 +27,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT"
 fi
+# Built first, without the preload below (the linker crashes under it).
+APPROX_BUILD_DIR=$build "$root/scripts/build.sh"
 export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1
 # Uninstrumented processes (programs approx-cc builds, Python) load the
 # instrumented libapprox_llm.so: the sanitizer runtime must come first.
