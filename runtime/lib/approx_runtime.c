@@ -275,29 +275,21 @@ void approx_rt_free_config(approx_rt_entry *entries, size_t count) {
 
 /*--- the table (callers hold mu) -----------------------------------------*/
 
-/* Makes room for one more element in the growable array *items of *cap
- * elements of `size` bytes, holding `count`; out of memory stops the
- * program (a knob table cannot be half-updated). */
-static void reserveOne(void **items, size_t *cap, size_t count, size_t size) {
-  if (count < *cap)
-    return;
-  size_t grown = *cap ? 2 * *cap : 16;
-  void *bigger = realloc(*items, grown * size);
-  if (!bigger) {
-    fprintf(stderr, "approx runtime: out of memory\n");
-    abort();
-  }
-  *items = bigger;
-  *cap = grown;
-}
-
 static void setLocked(const char *name, int32_t value) {
   size_t i = 0;
   while (i < numOverrides && strcmp(overrides[i].name, name) != 0)
     ++i;
   if (i == numOverrides) {
-    reserveOne((void **)&overrides, &capOverrides, numOverrides,
-               sizeof *overrides);
+    if (numOverrides == capOverrides) {
+      size_t cap = capOverrides ? 2 * capOverrides : 16;
+      Override *bigger = realloc(overrides, cap * sizeof *overrides);
+      if (!bigger) {
+        fprintf(stderr, "approx runtime: out of memory\n");
+        abort();
+      }
+      overrides = bigger;
+      capOverrides = cap;
+    }
     overrides[i].name = strdup(name);
     if (!overrides[i].name) {
       fprintf(stderr, "approx runtime: out of memory\n");
