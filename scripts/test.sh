@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set up (Debian packages, the ML stack and models),
 # build, run the lit tests (IR shape, diagnostics, execution, the LLM engine
-# and the compound systems with real weights) and the gtest unit tests, then
-# print one summary.
+# and the compound systems with real weights), the gtest unit tests, the
+# Python API's pytest suite and a short fuzzing run, then print one summary.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${APPROX_BUILD_DIR:-$root/build}
@@ -39,6 +39,11 @@ for t in "$build"/unittests/*Tests; do
   run "$(basename "$t")" '^\[  PASSED  \] \([0-9]*\) test.*' \
     '^\[  FAILED  \] \([0-9]*\) test.*' "$t"
 done
+
+# The Python API (approx_runtime) against the real tools and libraries.
+run pytest '^pytest-summary: \([0-9]*\) passed.*' \
+  '^pytest-summary: [0-9]* passed, \([0-9]*\) failed.*' \
+  env APPROX_BUILD_DIR="$build" "$APPROX_VENV/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
 
 # A short fuzzing run of every libFuzzer target (scripts/fuzz.sh; the long
 # run is documented in docs/reliability.md). Not on the sanitized build,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <cmath>
 #include <limits>
@@ -626,6 +627,10 @@ public:
 
 private:
   bool budgetLeft() {
+    if (options.stop && options.stop()) {
+      result.stopReason = "stopped";
+      return false;
+    }
     if (counted >= options.maxEvals) {
       result.stopReason = "evaluation budget reached";
       return false;
@@ -908,6 +913,24 @@ private:
 void enumerateSpace(const Space &space, bool dynamic,
                     const std::function<bool(const Config &)> &visit) {
   Encoding(space, dynamic).enumerate(visit);
+}
+
+std::string progressLine(const Progress &p) {
+  char best[96], left[48] = "";
+  if (p.haveBest)
+    std::snprintf(best, sizeof best, "best %.2fx (qos %.4f)", p.bestSpeedup,
+                  p.bestQos);
+  else
+    std::snprintf(best, sizeof best, "no configuration meets the bound yet");
+  if (p.timeBudget > 0)
+    std::snprintf(left, sizeof left, ", %.0f s left",
+                  std::max(0.0, p.timeBudget - p.elapsed));
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%zu/%zu evaluations, %s, frontier %zu, %zu failed, %.0f s%s",
+                p.evaluations, p.maxEvals, best, p.frontier, p.failed,
+                p.elapsed, left);
+  return line;
 }
 
 TuneResult tune(const Space &space, const EvaluateFn &evaluate,

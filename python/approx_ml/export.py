@@ -64,55 +64,22 @@ def _state_function(fn, count: int, name: str) -> str:
     return body.replace(f"func.func @{name}", f"func.func private @{name}", 1)
 
 
-def _ints(values) -> str:
-    return ", ".join(str(int(v)) for v in values)
-
-
 def annotation_text(func_name: str, config: dict) -> tuple:
-    """(extra functions, annotation op) in the seed's generic form for the
-    knob `config` of `func_name` ({"decision_tree": ...} or
-    {"static_transform": ...}, dicts or objects with the seed's fields)."""
+    """(extra functions, annotation ops) for the knob `config` of
+    `func_name` ({"decision_tree": ...} or {"static_transform": ...}, with
+    an optional "safety_contract"; dicts or objects with the seed's
+    fields). A Python state function is exported as a private MLIR
+    function; the ops' text comes from approx_runtime."""
+    from approx_runtime._annotation_text import annotation_ops
+
     dt = config.get("decision_tree")
-    st = config.get("static_transform")
-    if bool(dt) == bool(st):
-        raise ValueError("a knob needs exactly one of decision_tree and "
-                         "static_transform")
-    if st:
-        fields = [f'func_name = "{func_name}"',
-                  f'transform_type = "{_field(st, "transform_type")}"',
-                  f'knob_val = {int(_field(st, "knob_val"))} : i32']
-        values = _field(st, "decision_values")
-        if values:
-            fields.append(f"decision_values = array<i32: {_ints(values)}>")
-        return "", ('"approx.util.annotation.static_transform"() <{'
-                    + ", ".join(fields) + "}> : () -> ()")
-    state = _field(dt, "state_function")
-    indices = list(_field(dt, "state_indices", [0]))
-    extra = ""
+    state = _field(dt, "state_function") if dt else None
+    extra, state_name = "", None
     if callable(state):
         state_name = f"approx_state_{func_name}"
-        extra = _state_function(state, len(indices), state_name)
-    else:
-        state_name = str(state)
-    thresholds = list(_field(dt, "thresholds"))
-    decisions = list(_field(dt, "decisions"))
-    lowers = _field(dt, "thresholds_lower") or _field(dt, "thresholds_lowers")
-    uppers = _field(dt, "thresholds_upper") or _field(dt, "thresholds_uppers")
-    values = _field(dt, "decision_values")
-    fields = [f'func_name = "{func_name}"',
-              f'transform_type = "{_field(dt, "transform_type")}"',
-              f"state_indices = array<i64: {_ints(indices)}>",
-              f'state_function = "{state_name}"',
-              f"thresholds = array<i32: {_ints(thresholds)}>",
-              f"decisions = array<i32: {_ints(decisions)}>"]
-    if lowers is not None:
-        fields.append(f"thresholds_lowers = array<i32: {_ints(lowers)}>")
-    if uppers is not None:
-        fields.append(f"thresholds_uppers = array<i32: {_ints(uppers)}>")
-    if values is not None:
-        fields.append(f"decision_values = array<i32: {_ints(values)}>")
-    return extra, ('"approx.util.annotation.decision_tree"() <{'
-                   + ", ".join(fields) + "}> : () -> ()")
+        extra = _state_function(state, len(list(_field(dt, "state_indices", [0]))),
+                                state_name)
+    return extra, annotation_ops(func_name, config, state_name)
 
 
 def inject_annotations(mlir: str, func_name: str, config: dict) -> str:
@@ -122,11 +89,14 @@ def inject_annotations(mlir: str, func_name: str, config: dict) -> str:
         raise ValueError(f"no function @{func_name} in the module")
     extra, annotation = annotation_text(func_name, config)
     head, tail = mlir.rstrip().rsplit("}", 1)
-    return head + extra + "  " + annotation + "\n}" + tail + "\n"
+    annotation = "\n".join("  " + op for op in annotation.split("\n"))
+    return head + extra + annotation + "\n}" + tail + "\n"
 
 
-_FUNC = re.compile(r"func\.func @(\w+)\((.*?)\) -> \((.*?)\) attributes "
-                   r"\{llvm\.emit_c_interface\}")
+# Results print as `-> (t1, t2)` or, one of them, as `-> t` (approx-opt's
+# printer).
+_FUNC = re.compile(r"func\.func @(\w+)\((.*?)\) -> (?:\((.*?)\)|(\S+)) "
+                   r"attributes \{llvm\.emit_c_interface\}")
 _TENSOR = re.compile(r"tensor<((?:\d+x)*)(\w+)>")
 
 
@@ -146,7 +116,8 @@ def signatures(mlir: str) -> dict:
     for m in _FUNC.finditer(mlir):
         params = [p.split(":", 1)[1] for p in re.split(r",\s*(?=%arg)", m.group(2))
                   if p.strip()]
-        results = [r for r in m.group(3).split(", ") if r]
+        results = [r for r in (m.group(3) if m.group(3) is not None
+                               else m.group(4)).split(", ") if r]
         out[m.group(1)] = ([_type(p) for p in params], [_type(r) for r in results])
     return out
 

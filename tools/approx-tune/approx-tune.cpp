@@ -270,19 +270,8 @@ struct ProgressPrinter {
         p.evaluations / step == lastPrinted / step)
       return;
     lastPrinted = p.evaluations;
-    std::string left;
-    if (p.timeBudget > 0)
-      left = formatv(", {0:f0} s left",
-                     std::max(0.0, p.timeBudget - p.elapsed));
-    std::string best = p.haveBest ? formatv("best {0:f2}x (qos {1:f4})",
-                                            p.bestSpeedup, p.bestQos)
-                                        .str()
-                                  : "no configuration meets the bound yet";
-    errs() << (tty ? "\r\033[K" : "")
-           << formatv("approx-tune: {0}/{1} evaluations, {2}, frontier {3}, "
-                      "{4} failed, {5:f0} s{6}",
-                      p.evaluations, p.maxEvals, best, p.frontier, p.failed,
-                      p.elapsed, left)
+    errs() << (tty ? "\r\033[K" : "") << "approx-tune: "
+           << tune::progressLine(p)
            << (tty ? "" : "\n");
   }
   void done() {

@@ -62,6 +62,10 @@ struct TuneOptions {
   std::function<void(const Evaluation &)> onEvaluation;
   /// Called after each batch of evaluations.
   std::function<void(const Progress &)> onProgress;
+  /// Asked before each batch: true ends the search (stop reason
+  /// "stopped"); evaluations under way are completed first. Python's
+  /// Ctrl-C uses it.
+  std::function<bool()> stop;
 };
 
 struct TuneResult {
@@ -91,6 +95,11 @@ void enumerateSpace(const Space &space, bool dynamic,
 /// (no other one is at least as fast and at least as accurate, and strictly
 /// better in one), in ascending time.
 std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals);
+
+/// One line of progress, the same in approx-tune and the Python API:
+/// "12/100 evaluations, best 1.85x (qos 0.9712), frontier 4, 0 failed,
+/// 31 s, 269 s left".
+std::string progressLine(const Progress &progress);
 
 /// Runs the search. The baseline (exact configuration) is measured first; if
 /// it fails, the result holds just that failed evaluation.

@@ -1,0 +1,214 @@
+"""Tuning from Python: `tune`, `ApproxTunerInterface` and
+`create_tuner_arg_parser`, over the C++ search (approx::tune, the engine of
+approx-tune) with a Python function as the evaluator.
+
+    result = ar.tune(mlir_source, evaluate, accuracy_threshold=0.95,
+                     time_budget=600)
+    result["best_config"], result["best_mlir"], result["best_time"],
+    result["best_accuracy"]
+
+`evaluate(config) -> (time_ms, accuracy)` is called with a dict of
+parameter values; accuracy is in [0, 1] and the search minimises time
+subject to accuracy >= accuracy_threshold. Every evaluation is kept in the
+results store `database` (SQLite, the schema of approx-tune's store);
+`resume=True` continues the latest run of the same space there. Ctrl-C stops
+the search: evaluations under way finish and are stored, then
+KeyboardInterrupt is raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Callable, Dict, Optional, Tuple
+
+from . import _core
+from ._files import write_atomically
+
+EvaluateFn = Callable[[Dict[str, int]], Tuple[float, float]]
+ResultCallback = Callable[[Dict[str, int], float, float], None]
+
+DEFAULT_DATABASE = "opentuner.db"
+DEFAULT_MAX_EVALS = 10_000
+
+
+def _env_number(name: str, default: float) -> float:
+    """The number in environment variable `name`, else `default`."""
+    text = os.environ.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={text!r} is not a "
+                         "number") from None
+
+
+def default_accuracy_threshold() -> float:
+    """ACCURACY_THRESHOLD, else 0.9 (the seed's default)."""
+    return _env_number("ACCURACY_THRESHOLD", 0.9)
+
+
+def default_time_budget(default: float) -> float:
+    """TUNING_TIME_BUDGET (seconds), else `default`."""
+    return _env_number("TUNING_TIME_BUDGET", default)
+
+
+def tune(mlir_source: str, evaluate_fn: EvaluateFn,
+         accuracy_threshold: Optional[float] = None,
+         time_budget: Optional[float] = None,
+         database: Optional[str] = DEFAULT_DATABASE,
+         parallelism: int = 1,
+         result_callback: Optional[ResultCallback] = None, *,
+         max_evals: int = DEFAULT_MAX_EVALS, seed: int = 1,
+         mode: str = "dynamic", resume: bool = False, progress: bool = True,
+         filename: str = "<mlir>") -> dict:
+    """Searches the configurations of the annotations of `mlir_source`.
+
+    accuracy_threshold: minimum accuracy in [0, 1] (default
+        ACCURACY_THRESHOLD, else 0.9).
+    time_budget: seconds of search (default TUNING_TIME_BUDGET, else 3600);
+        0 = until max_evals.
+    database: the results store (SQLite); None keeps nothing.
+    parallelism: configurations evaluated at once, each call of
+        evaluate_fn on a thread of its own (the GIL is held only while
+        Python runs: evaluators that wait on processes or release the GIL
+        run in parallel).
+    result_callback(config, time_ms, accuracy): after each successful
+        evaluation; an exception from it stops the search and is raised.
+    max_evals: evaluations of candidates at most (the exact baseline not
+        counted); spaces no larger are enumerated.
+    seed, mode ("dynamic": decision trees; "static": one value per knob),
+    resume (continue the latest run of this space in `database`, with the
+        same accuracy_threshold, parallelism and seed), progress (a line on
+        stderr per batch).
+
+    Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
+    "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
+    "frontier" ([{config, time, accuracy}], the time/accuracy Pareto
+    frontier), "evaluations", "new_evaluations", "failed", "stop_reason",
+    "seconds", "space_size", "run_id", "interrupted"}. When no approximate
+    configuration meets the threshold, best_* is the exact configuration
+    and met_threshold says whether even that one met it.
+    """
+    if not callable(evaluate_fn):
+        raise TypeError("evaluate_fn must be callable: (config) -> "
+                        "(time_ms, accuracy)")
+    if result_callback is not None and not callable(result_callback):
+        raise TypeError("result_callback must be callable or None")
+    if accuracy_threshold is None:
+        accuracy_threshold = default_accuracy_threshold()
+    if time_budget is None:
+        time_budget = default_time_budget(3600)
+    if resume and not database:
+        raise ValueError("resume=True needs a database")
+    name = getattr(evaluate_fn, "__qualname__", type(evaluate_fn).__name__)
+    job = _core.start_tune(
+        mlir_source, evaluate_fn, float(accuracy_threshold), float(time_budget),
+        database or "", int(parallelism), result_callback, int(max_evals),
+        int(seed), mode, bool(resume), bool(progress), filename,
+        f"python: {name}")
+    try:
+        while not job.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        job.stop()
+        sys.stderr.write("approx_runtime.tune: interrupted; the evaluations "
+                         "under way finish and are kept"
+                         + (f" in '{database}'" if database else "") + "\n")
+        while True:
+            try:
+                job.wait()
+                break
+            except KeyboardInterrupt:
+                continue
+        raise
+    return job.result()
+
+
+def create_tuner_arg_parser(**kwargs) -> argparse.ArgumentParser:
+    """An argparse parser with the tuner's command-line options (the seed's
+    names); add your own and pass the parsed args to ApproxTunerInterface."""
+    parser = argparse.ArgumentParser(**kwargs)
+    g = parser.add_argument_group("approx_runtime tuning")
+    g.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   default=default_time_budget(300),
+                   help="tuning time limit (default: TUNING_TIME_BUDGET, "
+                        "else 300)")
+    g.add_argument("--parallelism", type=int, default=1, metavar="N",
+                   help="configurations evaluated at once (default 1)")
+    g.add_argument("--no-dups", action="store_true",
+                   help="skip duplicate configurations (always the case: "
+                        "accepted for compatibility)")
+    g.add_argument("--accuracy-threshold", type=float, metavar="F",
+                   default=default_accuracy_threshold(),
+                   help="minimum accuracy in [0, 1] (default: "
+                        "ACCURACY_THRESHOLD, else 0.9)")
+    g.add_argument("--output-config", metavar="FILE",
+                   help="write the best configuration (JSON)")
+    g.add_argument("--output-mlir", metavar="FILE",
+                   help="write the MLIR with the best configuration")
+    g.add_argument("--database", default=DEFAULT_DATABASE, metavar="FILE",
+                   help=f"results store (default {DEFAULT_DATABASE})")
+    g.add_argument("--test-limit", type=int, default=DEFAULT_MAX_EVALS,
+                   metavar="N", help="evaluations at most "
+                   f"(default {DEFAULT_MAX_EVALS})")
+    g.add_argument("--seed", type=int, default=1, help="search seed (default 1)")
+    g.add_argument("--mode", choices=["dynamic", "static"], default="dynamic",
+                   help="decision trees (dynamic, default) or one value "
+                        "per knob (static)")
+    g.add_argument("--resume", action="store_true",
+                   help="continue the latest run of this space in the "
+                        "database")
+    g.add_argument("--quiet", action="store_true", help="no progress lines")
+    return parser
+
+
+class ApproxTunerInterface:
+    """Tuning driven by parsed command-line options
+    (create_tuner_arg_parser):
+
+        tuner = ar.ApproxTunerInterface(args=args, mlir_source=mlir,
+                                        evaluate_fn=evaluate,
+                                        accuracy_threshold=0.95)
+        result = tuner.run_tuning()
+    """
+
+    def __init__(self, args: argparse.Namespace, mlir_source: str,
+                 evaluate_fn: EvaluateFn,
+                 accuracy_threshold: Optional[float] = None,
+                 result_callback: Optional[ResultCallback] = None):
+        self.args = args
+        self.mlir_source = mlir_source
+        self.evaluate_fn = evaluate_fn
+        self.accuracy_threshold = (accuracy_threshold
+                                   if accuracy_threshold is not None
+                                   else getattr(args, "accuracy_threshold",
+                                                None))
+        self.result_callback = result_callback
+
+    def run_tuning(self) -> dict:
+        """Tunes; writes --output-config / --output-mlir when given."""
+        a = self.args
+        get = lambda name, default: getattr(a, name, default)  # noqa: E731
+        result = tune(self.mlir_source, self.evaluate_fn,
+                      accuracy_threshold=self.accuracy_threshold,
+                      time_budget=get("stop_after", None),
+                      database=get("database", DEFAULT_DATABASE),
+                      parallelism=get("parallelism", 1),
+                      result_callback=self.result_callback,
+                      max_evals=get("test_limit", DEFAULT_MAX_EVALS),
+                      seed=get("seed", 1), mode=get("mode", "dynamic"),
+                      resume=get("resume", False),
+                      progress=not get("quiet", False))
+        if get("output_config", None):
+            write_atomically(a.output_config,
+                             _core.to_json(result["best_config"]))
+        if get("output_mlir", None):
+            write_atomically(a.output_mlir, result["best_mlir"])
+        return result
+
+
+__all__ = ["tune", "create_tuner_arg_parser", "ApproxTunerInterface"]

@@ -1,0 +1,331 @@
+//===- Core.cpp - approx_runtime._core: MLIR text, spaces, annotations ----===//
+//
+// The C++ side of the seed's Python API (docs/python.md): the tunable
+// parameters of annotated MLIR, configurations written into it, annotation
+// checks by the dialect's own verifier code, `// @approx:` comments parsed
+// by the frontend's parser. Every error is a Python exception carrying the
+// located diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#include "Core.h"
+
+#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Frontend/Annotations.h"
+#include "approx/Support/NestingLimit.h"
+#include "approx/Tuner/SpaceFromMLIR.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace mlir;
+
+namespace approx::python {
+namespace {
+
+const DialectRegistry &registry() {
+  static const DialectRegistry *r = [] {
+    auto *r = new DialectRegistry;
+    registerAllDialects(*r);
+    r->insert<ApproxDialect>();
+    return r;
+  }();
+  return *r;
+}
+
+/// A context of its own per call: calls may come from several threads.
+std::unique_ptr<MLIRContext> newContext() {
+  auto ctx = std::make_unique<MLIRContext>(registry(),
+                                           MLIRContext::Threading::DISABLED);
+  ctx->printOpOnDiagnostic(false);
+  return ctx;
+}
+
+/// Parses `text` (verified); raises ValueError with the located
+/// diagnostics.
+OwningOpRef<ModuleOp> parse(MLIRContext &ctx, const std::string &text,
+                            const std::string &filename) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  if (reportExcessiveNesting(sourceMgr, os))
+    throw nb::value_error(diagnostics.c_str());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, os);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    throw nb::value_error(diagnostics.empty() ? ("cannot parse " + filename).c_str()
+                                              : diagnostics.c_str());
+  return module;
+}
+
+std::string print(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+nb::dict paramDict(const tune::TunableParam &p) {
+  nb::dict d;
+  d["name"] = p.name;
+  d["lower"] = p.lower;
+  d["upper"] = p.upper;
+  d["current"] = p.current;
+  d["param_type"] = tune::kindName(p.kind);
+  d["func_name"] = p.function;
+  d["knob"] = p.knob;
+  d["index"] = p.index;
+  d["values"] = p.values;
+  return d;
+}
+
+/// Runs `check` on a scratch op and returns the first error it emits
+/// (without the op's name), or nothing.
+std::optional<std::string>
+firstError(const std::function<LogicalResult(Operation *)> &check) {
+  std::unique_ptr<MLIRContext> ctx = newContext();
+  std::optional<std::string> message;
+  ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &d) {
+    if (!message)
+      message = d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(ctx.get()));
+  if (succeeded(check(*scratch)))
+    return std::nullopt;
+  std::string m = message.value_or("invalid annotation");
+  const std::string prefix = "'builtin.module' op ";
+  if (m.rfind(prefix, 0) == 0)
+    m = m.substr(prefix.size());
+  return m;
+}
+
+std::optional<TransformKind> kindOf(const std::string &name,
+                                    std::optional<std::string> &error) {
+  if (std::optional<TransformKind> k = symbolizeTransformKind(name))
+    return k;
+  error = "unknown transform type '" + name + "' (expected one of: " +
+          transformKindList() + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string>
+checkDecisionTree(const std::string &transformType,
+                  const std::vector<int32_t> &thresholds,
+                  const std::vector<int32_t> &decisions,
+                  std::optional<std::vector<int32_t>> lowers,
+                  std::optional<std::vector<int32_t>> uppers,
+                  std::optional<std::vector<int32_t>> values) {
+  std::optional<std::string> error;
+  std::optional<TransformKind> kind = kindOf(transformType, error);
+  if (!kind)
+    return error;
+  auto ref = [](const std::optional<std::vector<int32_t>> &v)
+      -> std::optional<ArrayRef<int32_t>> {
+    if (!v)
+      return std::nullopt;
+    return ArrayRef<int32_t>(*v);
+  };
+  return firstError([&](Operation *op) {
+    if (failed(verifyDecisionTreeParams(op, thresholds, decisions, ref(lowers),
+                                        ref(uppers), ref(values))) ||
+        failed(verifyKnobValues(op, *kind, decisions)))
+      return failure();
+    return verifyKnobValues(op, *kind, values.value_or(std::vector<int32_t>{}));
+  });
+}
+
+std::optional<std::string>
+checkStatic(const std::string &transformType, int64_t knobVal,
+            std::optional<std::vector<int32_t>> values) {
+  std::optional<std::string> error;
+  std::optional<TransformKind> kind = kindOf(transformType, error);
+  if (!kind)
+    return error;
+  if (knobVal < 0 || knobVal > INT32_MAX)
+    return "knob_val must be within [0, 2^31), got " + std::to_string(knobVal);
+  std::vector<int32_t> all = values.value_or(std::vector<int32_t>{});
+  if (values && !llvm::is_contained(*values, int32_t(knobVal)))
+    return "knob_val " + std::to_string(knobVal) +
+           " is not one of decision_values";
+  for (int32_t v : all)
+    if (v < 0)
+      return "decision value " + std::to_string(v) + " is negative";
+  all.push_back(int32_t(knobVal));
+  return firstError(
+      [&](Operation *op) { return verifyKnobValues(op, *kind, all); });
+}
+
+nb::object annotationValue(const AnnotationValue &v) {
+  switch (v.kind) {
+  case AnnotationValue::Identifier:
+    return nb::str(v.identifier.c_str());
+  case AnnotationValue::Integer:
+    return nb::int_(v.integer);
+  case AnnotationValue::List:
+    return nb::cast(v.list);
+  }
+  return nb::none();
+}
+
+std::string located(const std::string &file, SourcePos p,
+                    const std::string &kind, const std::string &message) {
+  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.col) +
+         ": " + kind + ": " + message;
+}
+
+/// The `// @approx:` annotations of C/C++ `text`: (annotations, warnings);
+/// raises ValueError listing every located error.
+std::pair<nb::list, std::vector<std::string>>
+parseCAnnotations(const std::string &text, const std::string &filename) {
+  std::vector<AnnotationError> errors;
+  std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
+  if (!errors.empty()) {
+    std::string message;
+    for (const AnnotationError &e : errors)
+      message += (message.empty() ? "" : "\n") +
+                 located(filename, e.pos, "error", e.message);
+    throw nb::value_error(message.c_str());
+  }
+  std::vector<std::string> warnings;
+  for (const AnnotationError &w : findNearMisses(text))
+    warnings.push_back(located(filename, w.pos, "warning", w.message));
+  nb::list out;
+  for (const SourceAnnotation &a : anns) {
+    nb::dict d, entries;
+    d["kind"] = a.kind == SourceAnnotation::DecisionTree      ? "decision_tree"
+                : a.kind == SourceAnnotation::StaticTransform ? "static_transform"
+                                                               : "safety_contract";
+    d["line"] = a.pos.line;
+    d["col"] = a.pos.col;
+    d["last_line"] = a.lastLine;
+    for (const auto &[key, value] : a.entries)
+      entries[key.c_str()] = annotationValue(value);
+    d["entries"] = entries;
+    out.append(d);
+  }
+  return {out, warnings};
+}
+
+/// `text` with the annotation ops of `ops` appended to its module, verified.
+std::string injectOps(const std::string &text, const std::string &ops,
+                      const std::string &filename) {
+  std::unique_ptr<MLIRContext> ctx = newContext();
+  OwningOpRef<ModuleOp> module = parse(*ctx, text, filename);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(ops, "<annotations>"),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  SourceMgrDiagnosticHandler handler(sourceMgr, ctx.get(), os);
+  ParserConfig config(ctx.get(), /*verifyAfterParse=*/false);
+  if (failed(parseSourceFile(sourceMgr, module->getBody(), config)) ||
+      failed(verify(*module)))
+    throw nb::value_error(diagnostics.c_str());
+  return print(*module);
+}
+
+} // namespace
+
+tune::Space spaceOf(const std::string &text, const std::string &filename) {
+  std::unique_ptr<MLIRContext> ctx = newContext();
+  OwningOpRef<ModuleOp> module = parse(*ctx, text, filename);
+  return tune::spaceFromAnnotations(*module);
+}
+
+std::string applyConfig(const std::string &text, const tune::Config &config,
+                        const std::string &filename) {
+  std::unique_ptr<MLIRContext> ctx = newContext();
+  OwningOpRef<ModuleOp> module = parse(*ctx, text, filename);
+  tune::applyToAnnotations(*module, config);
+  return print(*module);
+}
+
+} // namespace approx::python
+
+using namespace approx;
+using namespace approx::python;
+
+NB_MODULE(_core, m) {
+  m.doc() = "The C++ core of approx_runtime (use the approx_runtime package)";
+
+  m.def("transform_kinds", [] {
+    std::vector<std::string> kinds;
+    for (unsigned i = 0; i <= getMaxEnumValForTransformKind(); ++i)
+      if (std::optional<TransformKind> k = symbolizeTransformKind(i))
+        kinds.push_back(stringifyTransformKind(*k).str());
+    return kinds;
+  });
+  m.def("check_decision_tree", &checkDecisionTree, nb::arg("transform_type"),
+        nb::arg("thresholds"), nb::arg("decisions"), nb::arg("lowers").none(),
+        nb::arg("uppers").none(), nb::arg("values").none(),
+        "The first problem of a decision tree's fields, by the dialect's "
+        "verifier, or None");
+  m.def("check_static", &checkStatic, nb::arg("transform_type"),
+        nb::arg("knob_val"), nb::arg("values").none(),
+        "The first problem of a static transform's fields, or None");
+
+  nb::class_<tune::Space>(m, "Space")
+      .def_static("from_mlir", &spaceOf, nb::arg("text"),
+                  nb::arg("filename") = "<mlir>")
+      .def_prop_ro("params",
+                   [](const tune::Space &s) {
+                     nb::list l;
+                     for (const tune::TunableParam &p : s.params)
+                       l.append(paramDict(p));
+                     return l;
+                   })
+      .def_prop_ro("knobs",
+                   [](const tune::Space &s) {
+                     nb::list l;
+                     for (const tune::KnobParams &k : s.knobs) {
+                       nb::dict d;
+                       d["name"] = k.name;
+                       d["func_name"] = k.function;
+                       d["transform_type"] = k.transformType;
+                       d["decision_tree"] = k.decisionTree;
+                       l.append(d);
+                     }
+                     return l;
+                   })
+      .def("size", &tune::Space::size, nb::arg("dynamic"))
+      .def("defaults", &tune::Space::defaults)
+      .def("complete", &tune::Space::complete, nb::arg("config"))
+      .def("validate", &tune::Space::validate, nb::arg("config"));
+
+  m.def("apply_config", &applyConfig, nb::arg("text"), nb::arg("config"),
+        nb::arg("filename") = "<mlir>");
+  m.def(
+      "verify",
+      [](const std::string &text, const std::string &filename) {
+        std::unique_ptr<MLIRContext> ctx = newContext();
+        return print(*parse(*ctx, text, filename));
+      },
+      nb::arg("text"), nb::arg("filename") = "<mlir>",
+      "Parses and verifies MLIR text; returns it printed");
+  m.def("inject_ops", &injectOps, nb::arg("text"), nb::arg("ops"),
+        nb::arg("filename") = "<mlir>");
+  m.def("parse_c_annotations", &parseCAnnotations, nb::arg("text"),
+        nb::arg("filename") = "<source>");
+  m.def("json_string", &tune::jsonString, nb::arg("s"));
+  m.def("to_json", &tune::toJson, nb::arg("config"));
+
+  bindTune(m);
+}

@@ -1,0 +1,31 @@
+//===- Core.h - shared pieces of the approx_runtime extension ---*- C++ -*-===//
+//
+// The Python module `approx_runtime._core` (docs/python.md) binds the C++
+// libraries: MLIR text in and out (this header), the tuner (Tune.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_PYTHON_CORE_H
+#define APPROX_PYTHON_CORE_H
+
+#include "approx/Tuner/Space.h"
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+
+namespace approx::python {
+
+/// The module `text` (MLIR) with `config` written into its annotations;
+/// raises ValueError with the located diagnostics when it does not parse.
+std::string applyConfig(const std::string &text, const tune::Config &config,
+                        const std::string &filename);
+
+/// The tunable parameters of the annotations of `text`.
+tune::Space spaceOf(const std::string &text, const std::string &filename);
+
+/// Binds the tuner (Tune.cpp).
+void bindTune(nanobind::module_ &m);
+
+} // namespace approx::python
+
+#endif // APPROX_PYTHON_CORE_H

@@ -1,0 +1,412 @@
+//===- Tune.cpp - approx_runtime._core: the tuner with a Python evaluator -===//
+//
+// `start_tune` runs approx::tune::tune on a thread of its own with a Python
+// callable as the evaluator (the GIL is taken only around Python calls), so
+// the calling thread can wait with the GIL released and still see Ctrl-C:
+// approx_runtime.tune waits in short slices, and on KeyboardInterrupt asks
+// the search to stop (evaluations under way finish and are stored) before
+// re-raising. Every evaluation goes to the results store as approx-tune's
+// do; `resume` continues the latest run of the same space.
+//
+//===----------------------------------------------------------------------===//
+#include "Core.h"
+
+#include "approx/Tuner/Search.h"
+#include "approx/Tuner/Store.h"
+
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/string.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace nb = nanobind;
+namespace tune = approx::tune;
+
+namespace approx::python {
+namespace {
+
+nb::dict toDict(const tune::Config &c) {
+  nb::dict d;
+  for (const auto &[k, v] : c)
+    d[k.c_str()] = v;
+  return d;
+}
+
+/// "TypeError: message" of a Python exception.
+std::string shortMessage(const nb::python_error &e) {
+  std::string type = nb::cast<std::string>(e.type().attr("__name__"));
+  std::string value = nb::cast<std::string>(nb::str(e.value()));
+  return value.empty() ? type : type + ": " + value;
+}
+
+void writeStderr(const std::string &text) {
+  nb::module_::import_("sys").attr("stderr").attr("write")(text);
+}
+
+struct TuneArgs {
+  std::string mlir, filename, database, command;
+  double accuracyThreshold = 0.9, timeBudget = 0;
+  unsigned parallelism = 1;
+  size_t maxEvals = 100;
+  uint64_t seed = 1;
+  bool dynamic = true, resume = false, progress = true;
+};
+
+class TuneJob {
+public:
+  TuneJob(const TuneArgs &args, nb::callable evaluate, nb::object callback)
+      : args(args), evaluate(std::move(evaluate)),
+        callback(std::move(callback)) {
+    space = spaceOf(args.mlir, args.filename);
+    if (space.params.empty())
+      throw nb::value_error(
+          (args.filename + ": no approx annotations: nothing to tune").c_str());
+    if (!(args.accuracyThreshold >= 0 && args.accuracyThreshold <= 1))
+      throw nb::value_error("accuracy_threshold must be within [0, 1]");
+    if (!(args.timeBudget >= 0 && args.timeBudget < 1e12))
+      throw nb::value_error("time_budget must be a non-negative number of seconds");
+    if (args.parallelism == 0 || args.maxEvals == 0)
+      throw nb::value_error("parallelism and max_evals must be at least 1");
+    options.qosMin = args.accuracyThreshold;
+    options.maxEvals = args.maxEvals;
+    options.timeBudget = args.timeBudget;
+    options.seed = args.seed;
+    options.workers = args.parallelism;
+    options.dynamic = args.dynamic;
+    openStore();
+    options.onEvaluation = [this](const tune::Evaluation &e) { recorded(e); };
+    options.onProgress = [this](const tune::Progress &p) { progressed(p); };
+    options.stop = [this] { return stopRequested.load(); };
+    thread = std::thread([this] { search(); });
+  }
+
+  ~TuneJob() {
+    stopRequested = true;
+    if (thread.joinable()) {
+      nb::gil_scoped_release release;
+      thread.join();
+    }
+  }
+
+  /// True once the search has ended; waits up to `timeout` seconds
+  /// (forever when negative) with the GIL released.
+  bool wait(double timeout) {
+    nb::gil_scoped_release release;
+    std::unique_lock<std::mutex> lock(mutex);
+    if (timeout < 0)
+      cv.wait(lock, [this] { return done; });
+    else
+      cv.wait_for(lock, std::chrono::duration<double>(timeout),
+                  [this] { return done; });
+    return done;
+  }
+
+  void stop() { stopRequested = true; }
+
+  nb::dict result() {
+    if (thread.joinable()) {
+      nb::gil_scoped_release release;
+      thread.join();
+    }
+    if (!callbackError.empty())
+      throw std::runtime_error("result_callback raised " + callbackError);
+    if (!res.baselineOk()) {
+      const tune::Measurement &m = res.evaluations[0].result;
+      throw std::runtime_error("the exact configuration failed (" +
+                               std::string(tune::statusName(m.status)) +
+                               "): " + m.message);
+    }
+    const tune::Evaluation &base = res.evaluations[0];
+    const tune::Evaluation &best =
+        res.evaluations[size_t(std::max(0L, res.best))];
+    nb::dict d;
+    d["best_config"] = toDict(space.complete(best.config));
+    d["best_mlir"] = applyConfig(args.mlir, best.config, args.filename);
+    d["best_time"] = best.result.time * 1000;
+    d["best_accuracy"] = best.result.qos;
+    d["met_threshold"] = res.best >= 0;
+    d["baseline_time"] = base.result.time * 1000;
+    d["baseline_accuracy"] = base.result.qos;
+    d["speedup"] = base.result.time / best.result.time;
+    nb::list frontier;
+    for (size_t i : res.frontier) {
+      const tune::Evaluation &e = res.evaluations[i];
+      nb::dict f;
+      f["config"] = toDict(e.config);
+      f["time"] = e.result.time * 1000;
+      f["accuracy"] = e.result.qos;
+      frontier.append(f);
+    }
+    d["frontier"] = frontier;
+    d["evaluations"] = res.evaluations.size() - 1;
+    d["new_evaluations"] = res.newEvaluations;
+    d["failed"] = res.failed;
+    d["stop_reason"] = res.stopReason;
+    d["seconds"] = res.seconds;
+    d["space_size"] = space.size(args.dynamic);
+    d["run_id"] = run.id;
+    d["interrupted"] = stopRequested.load();
+    return d;
+  }
+
+private:
+  TuneArgs args;
+  nb::callable evaluate;
+  nb::object callback;
+  tune::Space space;
+  tune::TuneOptions options;
+  std::unique_ptr<tune::Store> store;
+  tune::RunInfo run;
+  size_t nextSeq = 0;
+  bool storeWarned = false, evalWarned = false, tty = false, printed = false;
+  std::chrono::steady_clock::time_point lastPrint;
+  std::optional<tune::Progress> unprinted;
+
+  std::thread thread;
+  std::mutex mutex; // guards `done`, `interrupted`, `callbackError`
+  std::condition_variable cv;
+  bool done = false;
+  std::atomic<bool> stopRequested{false};
+  std::set<std::string> interrupted; // evaluations ended by Ctrl-C
+  std::string callbackError;
+  tune::TuneResult res;
+
+  void openStore() {
+    if (args.database.empty())
+      return;
+    std::string error;
+    store = tune::Store::open(args.database, error);
+    if (!store)
+      throw nb::value_error(error.c_str());
+    std::string fingerprint = tune::spaceFingerprint(space, args.dynamic);
+    if (args.resume) {
+      if (std::optional<tune::RunInfo> last = store->lastRun(fingerprint)) {
+        run = *last;
+        if (run.qosMin != args.accuracyThreshold ||
+            run.workers != args.parallelism || run.seed != args.seed)
+          throw nb::value_error(
+              ("resume: the stored run of this space in '" + args.database +
+               "' used accuracy_threshold " + std::to_string(run.qosMin) +
+               ", parallelism " + std::to_string(run.workers) + ", seed " +
+               std::to_string(run.seed) + ": give the same values")
+                  .c_str());
+        options.prior = store->evaluations(run.id, tune::InputSet::Tuning);
+        for (const tune::Evaluation &e : options.prior)
+          nextSeq = std::max(nextSeq, e.seq + 1);
+        return;
+      }
+    }
+    args.resume = false;
+    run.space = args.filename;
+    run.fingerprint = fingerprint;
+    run.mode = args.dynamic ? "dynamic" : "static";
+    run.seed = args.seed;
+    run.qosMin = args.accuracyThreshold;
+    run.workers = args.parallelism;
+    run.command = args.command;
+    run.machine = tune::machineInfo();
+    if (!store->beginRun(run, error))
+      throw nb::value_error(
+          ("results store '" + args.database + "': " + error).c_str());
+  }
+
+  void search() {
+    tune::EvaluateFn fn = [this](const tune::Config &c, tune::InputSet) {
+      return measure(c);
+    };
+    res = tune::tune(space, fn, options);
+    endProgress();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    cv.notify_all();
+  }
+
+  tune::Measurement measure(const tune::Config &c) {
+    tune::Measurement m;
+    m.status = tune::EvalStatus::Failed;
+    if (stopRequested) {
+      m.message = "stopped before it ran";
+      std::lock_guard<std::mutex> lock(mutex);
+      interrupted.insert(tune::formatConfig(c));
+      return m;
+    }
+    nb::gil_scoped_acquire gil;
+    try {
+      nb::object r = evaluate(toDict(c));
+      double time = 0, qos = 0;
+      if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) {
+        m.message = "evaluate_fn returned " +
+                    nb::cast<std::string>(nb::repr(r)) +
+                    ", not (time_ms, accuracy)";
+      } else if (nb::len(r) != 2) {
+        m.message = "evaluate_fn returned " + std::to_string(nb::len(r)) +
+                    " values, not (time_ms, accuracy)";
+      } else {
+        time = nb::cast<double>(r[0]);
+        qos = nb::cast<double>(r[1]);
+        if (!(std::isfinite(time) && time > 0))
+          m.message = "evaluate_fn returned time_ms " + std::to_string(time) +
+                      " (must be a positive number of milliseconds)";
+        else if (!(qos >= 0 && qos <= 1))
+          m.message = "evaluate_fn returned accuracy " + std::to_string(qos) +
+                      " (must be within [0, 1])";
+        else {
+          m.status = tune::EvalStatus::Ok;
+          m.time = time / 1000;
+          m.qos = qos;
+          m.samples = {m.time};
+        }
+      }
+    } catch (nb::python_error &e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) {
+        stopRequested = true;
+        m.message = "interrupted";
+        std::lock_guard<std::mutex> lock(mutex);
+        interrupted.insert(tune::formatConfig(c));
+        return m;
+      }
+      m.message = "evaluate_fn raised " + shortMessage(e);
+      if (!evalWarned) {
+        evalWarned = true;
+        writeStderr(std::string("approx_runtime.tune: warning: ") + e.what() +
+                    "\n(the configuration counts as failed; later failures "
+                    "are not shown)\n");
+      }
+    } catch (std::bad_cast &) {
+      m.message = "evaluate_fn must return (time_ms, accuracy) as numbers";
+    }
+    if (!m.ok() && !evalWarned) {
+      evalWarned = true;
+      writeStderr("approx_runtime.tune: warning: " + m.message +
+                  " (the configuration counts as failed; later failures "
+                  "are not shown)\n");
+    }
+    return m;
+  }
+
+  void recorded(const tune::Evaluation &e) {
+    // A failure once Ctrl-C was seen is most likely its doing (the signal
+    // reaches the evaluator's child processes too): not a measurement.
+    if (stopRequested && !e.result.ok())
+      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (interrupted.count(tune::formatConfig(e.config)))
+        return; // not measured: a resumed run measures it
+    }
+    if (store) {
+      tune::Evaluation stored = e;
+      if (args.resume)
+        stored.seq = nextSeq++;
+      std::string error;
+      if (!store->add(run.id, tune::InputSet::Tuning, stored, error) &&
+          !storeWarned) {
+        storeWarned = true;
+        nb::gil_scoped_acquire gil;
+        writeStderr("approx_runtime.tune: warning: results store '" +
+                    args.database + "': " + error + "\n");
+      }
+    }
+    if (callback.is_none() || !e.result.ok())
+      return;
+    nb::gil_scoped_acquire gil;
+    try {
+      callback(toDict(e.config), e.result.time * 1000, e.result.qos);
+    } catch (nb::python_error &err) {
+      stopRequested = true;
+      std::lock_guard<std::mutex> lock(mutex);
+      if (callbackError.empty())
+        callbackError = shortMessage(err);
+    }
+  }
+
+  /// A line per second at most (and the last one); on a terminal the
+  /// line is rewritten in place.
+  void progressed(const tune::Progress &p) {
+    if (!args.progress)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    bool last = p.evaluations >= p.maxEvals ||
+                (p.timeBudget > 0 && p.elapsed >= p.timeBudget);
+    if (printed && !last && lastPrint != std::chrono::steady_clock::time_point{} &&
+        now - lastPrint < std::chrono::seconds(1)) {
+      unprinted = p;
+      return;
+    }
+    unprinted.reset();
+    lastPrint = now;
+    nb::gil_scoped_acquire gil;
+    if (!printed)
+      tty = nb::cast<bool>(
+          nb::module_::import_("sys").attr("stderr").attr("isatty")());
+    printed = true;
+    std::string line = "approx_runtime.tune: " + tune::progressLine(p);
+    writeStderr(tty ? "\r\033[K" + line : line + "\n");
+  }
+
+  void endProgress() {
+    if (unprinted) {
+      tune::Progress p = *unprinted;
+      unprinted.reset();
+      lastPrint = {};
+      progressed(p);
+    }
+    if (printed && tty) {
+      nb::gil_scoped_acquire gil;
+      writeStderr("\n");
+    }
+  }
+};
+
+} // namespace
+
+void bindTune(nb::module_ &m) {
+  nb::class_<TuneJob>(m, "TuneJob")
+      .def("wait", &TuneJob::wait, nb::arg("timeout") = -1.0)
+      .def("stop", &TuneJob::stop)
+      .def("result", &TuneJob::result);
+
+  m.def(
+      "start_tune",
+      [](const std::string &mlir, nb::callable evaluate, double threshold,
+         double timeBudget, const std::string &database, unsigned parallelism,
+         nb::object callback, size_t maxEvals, uint64_t seed,
+         const std::string &mode, bool resume, bool progress,
+         const std::string &filename, const std::string &command) {
+        if (mode != "dynamic" && mode != "static")
+          throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
+                                 mode + "'")
+                                    .c_str());
+        TuneArgs args;
+        args.mlir = mlir;
+        args.filename = filename;
+        args.database = database;
+        args.command = command;
+        args.accuracyThreshold = threshold;
+        args.timeBudget = timeBudget;
+        args.parallelism = parallelism;
+        args.maxEvals = maxEvals;
+        args.seed = seed;
+        args.dynamic = mode == "dynamic";
+        args.resume = resume;
+        args.progress = progress;
+        return new TuneJob(args, std::move(evaluate), std::move(callback));
+      },
+      nb::arg("mlir"), nb::arg("evaluate"), nb::arg("accuracy_threshold"),
+      nb::arg("time_budget"), nb::arg("database"), nb::arg("parallelism"),
+      nb::arg("callback").none(), nb::arg("max_evals"), nb::arg("seed"),
+      nb::arg("mode"), nb::arg("resume"), nb::arg("progress"),
+      nb::arg("filename"), nb::arg("command"),
+      nb::rv_policy::take_ownership);
+}
+
+} // namespace approx::python

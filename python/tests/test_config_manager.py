@@ -1,0 +1,61 @@
+"""MLIRConfigManager and TunableParam on real annotated MLIR."""
+
+import pytest
+
+import approx_runtime as ar
+
+
+def test_parse_annotations(integrate_mlir):
+    params = ar.MLIRConfigManager().parse_annotations(integrate_mlir)
+    assert sorted(params) == [
+        "integrate_decision_0", "integrate_decision_1", "integrate_decision_2",
+        "integrate_threshold_0", "integrate_threshold_1"]
+    t1 = params["integrate_threshold_1"]
+    assert isinstance(t1, ar.TunableParam)
+    assert (t1.lower, t1.upper, t1.current) == (5, 64, 8)
+    assert (t1.param_type, t1.func_name, t1.index) == ("threshold", "integrate", 1)
+    d2 = params["integrate_decision_2"]
+    assert (d2.param_type, d2.current, d2.index) == ("decision", 16, 2)
+    assert d2.values == [0, 2, 4, 8, 16, 32]
+    assert (d2.lower, d2.upper) == (0, 32)
+
+
+def test_apply_config_writes_the_values(integrate_mlir):
+    m = ar.MLIRConfigManager()
+    tuned = m.apply_config(integrate_mlir, {"integrate_threshold_0": 2,
+                                            "integrate_decision_2": 32})
+    params = m.parse_annotations(tuned)
+    assert params["integrate_threshold_0"].current == 2
+    assert params["integrate_decision_2"].current == 32
+    assert params["integrate_threshold_1"].current == 8  # untouched
+    assert m.default_config(tuned)["integrate_decision_2"] == 32
+
+
+def test_validate_config(integrate_mlir):
+    m = ar.MLIRConfigManager()
+    params = m.parse_annotations(integrate_mlir)
+    assert m.validate_config({"integrate_threshold_0": 3}, params)
+    assert not m.validate_config({"integrate_threshold_0": 9}, params)  # > upper
+    # ascending: threshold_1 (6) must stay above threshold_0
+    assert m.validate_config({"integrate_threshold_0": 4,
+                              "integrate_threshold_1": 5}, params)
+    problems = m.config_problems({"integrate_decision_0": 3, "nope": 1}, params)
+    assert "unknown parameter 'nope'" in problems
+    assert any("integrate_decision_0" in p for p in problems)
+
+
+def test_errors(integrate_mlir):
+    m = ar.MLIRConfigManager()
+    with pytest.raises(ValueError, match=r"bad\.mlir:1:\d+: error"):
+        m.parse_annotations("func.func @f( {", filename="bad.mlir")
+    with pytest.raises(ValueError, match="unknown parameter 'integrate_threshold_9'"):
+        m.apply_config(integrate_mlir, {"integrate_threshold_9": 1})
+    with pytest.raises(ValueError, match="outside"):
+        m.apply_config(integrate_mlir, {"integrate_threshold_0": 100})
+    with pytest.raises(TypeError, match="must be an int"):
+        m.apply_config(integrate_mlir, {"integrate_threshold_0": "3"})
+    with pytest.raises(TypeError, match="parse_annotations"):
+        m.validate_config({}, {"x": 1})
+    deep = "module {" * 2000 + "}" * 2000
+    with pytest.raises(ValueError, match="nesting deeper than 1000"):
+        m.parse_annotations(deep)

@@ -1,0 +1,258 @@
+"""ar.tune, ApproxTunerInterface and create_tuner_arg_parser: the C++
+search with Python evaluators (synthetic with a known optimum, and a real
+annotated C kernel), the results store, Ctrl-C and resume, parallelism."""
+
+import itertools
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import approx_runtime as ar
+from conftest import run_python
+
+# A small space: 2 thresholds in [0, 6], 3 decisions from {0, 1, 2, 3}.
+SMALL = """
+func.func @state(%x: i32) -> i32 { return %x : i32 }
+func.func @f(%x: i32) { return }
+"approx.util.annotation.decision_tree"() <{func_name = "f",
+  transform_type = "loop_perforate", state_indices = array<i64: 0>,
+  state_function = "state", thresholds = array<i32: 2, 4>,
+  thresholds_lowers = array<i32: 0, 0>, thresholds_uppers = array<i32: 6, 6>,
+  decisions = array<i32: 0, 0, 0>, decision_values = array<i32: 0, 1, 2, 3>}> : () -> ()
+"""
+
+
+def synthetic(config):
+    """States 0..9 equally likely; state s gets the decision of its region.
+    Time falls and accuracy drops with the decision, unevenly by region."""
+    t0, t1 = config["f_threshold_0"], config["f_threshold_1"]
+    d = [config[f"f_decision_{j}"] for j in range(3)]
+    time_ms, loss = 0.0, 0.0
+    for s in range(10):
+        k = d[0] if s < t0 else d[1] if s < t1 else d[2]
+        time_ms += 10.0 / (1 + k)
+        loss += k * (0.002 if s >= 7 else 0.02)
+    return time_ms, max(0.0, 1.0 - loss)
+
+
+def brute_force_best(threshold):
+    m = ar.MLIRConfigManager()
+    params = m.parse_annotations(SMALL)
+    best = None
+    for t0, t1 in itertools.product(range(7), repeat=2):
+        for d in itertools.product(range(4), repeat=3):
+            c = {"f_threshold_0": t0, "f_threshold_1": t1,
+                 "f_decision_0": d[0], "f_decision_1": d[1], "f_decision_2": d[2]}
+            if not m.validate_config(c, params):
+                continue
+            t, a = synthetic(c)
+            if a >= threshold and (best is None or t < best[0]):
+                best = (t, a)
+    return best
+
+
+def test_known_optimum_is_found(tmp_path):
+    size = 21 * 64  # ascending threshold pairs x decisions
+    seen = []
+    result = ar.tune(SMALL, synthetic, accuracy_threshold=0.95, time_budget=0,
+                     database=str(tmp_path / "t.db"), max_evals=size,
+                     result_callback=lambda c, t, a: seen.append((c, t, a)),
+                     progress=False)
+    assert result["space_size"] == size
+    assert result["stop_reason"] == "space enumerated"
+    best_time, best_accuracy = brute_force_best(0.95)
+    assert result["best_time"] == pytest.approx(best_time)
+    assert result["best_accuracy"] == pytest.approx(best_accuracy)
+    assert result["best_accuracy"] >= 0.95 and result["met_threshold"]
+    assert synthetic(result["best_config"])[0] == pytest.approx(best_time)
+    # best_mlir carries the best configuration
+    applied = ar.MLIRConfigManager().default_config(result["best_mlir"])
+    assert applied == result["best_config"]
+    # every successful evaluation reached the callback (baseline included)
+    assert len(seen) == result["evaluations"] + 1
+    assert all(isinstance(c, dict) and t > 0 for c, t, a in seen)
+    # the frontier is ascending in time and accuracy
+    f = result["frontier"]
+    assert all(x["time"] < y["time"] and x["accuracy"] < y["accuracy"]
+               for x, y in zip(f, f[1:]))
+    # and everything is in the store
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        n = db.execute("select count(*) from evaluations").fetchone()[0]
+    assert n == result["evaluations"] + 1
+
+
+def test_ensemble_search_under_a_budget(tmp_path):
+    result = ar.tune(SMALL, synthetic, accuracy_threshold=0.95, time_budget=0,
+                     database=None, max_evals=150, seed=3, progress=False)
+    assert result["evaluations"] == 150 and result["met_threshold"]
+    # 150 of 1,344 configurations, and the optimum among them (seeded)
+    assert result["best_time"] == pytest.approx(brute_force_best(0.95)[0])
+
+
+def test_parallel_evaluations_overlap():
+    lock = threading.Lock()
+    active, peak = [0], [0]
+
+    def evaluate(config):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.05)  # releases the GIL, as a process wait does
+        with lock:
+            active[0] -= 1
+        return synthetic(config)
+
+    result = ar.tune(SMALL, evaluate, accuracy_threshold=0.9, time_budget=0,
+                     database=None, parallelism=4, max_evals=16, progress=False)
+    assert result["evaluations"] == 16
+    assert peak[0] >= 2
+
+
+def test_evaluator_problems_are_failed_measurements(capfd):
+    calls = [0]
+
+    def evaluate(config):
+        calls[0] += 1
+        if calls[0] == 1:
+            return 10.0, 1.0
+        if calls[0] % 3 == 2:
+            raise ValueError("boom")
+        if calls[0] % 3 == 0:
+            return "fast"
+        return 5.0, 1.5  # accuracy out of range
+
+    result = ar.tune(SMALL, evaluate, accuracy_threshold=0.9, time_budget=0,
+                     database=None, max_evals=6, progress=False)
+    assert result["failed"] == 6 and not result["frontier"][1:]
+    err = capfd.readouterr().err
+    assert "approx_runtime.tune: warning:" in err and "boom" in err
+
+
+def test_errors():
+    with pytest.raises(RuntimeError, match="the exact configuration failed.*"
+                                           "evaluate_fn raised KeyError"):
+        ar.tune(SMALL, lambda c: {}["x"], database=None, progress=False)
+    with pytest.raises(RuntimeError, match="result_callback raised ZeroDivisionError"):
+        ar.tune(SMALL, synthetic, database=None, max_evals=5, progress=False,
+                result_callback=lambda c, t, a: 1 / 0)
+    with pytest.raises(ValueError, match="no approx annotations"):
+        ar.tune("func.func @f() { return }", synthetic, database=None)
+    with pytest.raises(ValueError, match="accuracy_threshold must be within"):
+        ar.tune(SMALL, synthetic, accuracy_threshold=2, database=None)
+    with pytest.raises(ValueError, match="mode must be"):
+        ar.tune(SMALL, synthetic, mode="both", database=None)
+    with pytest.raises(TypeError, match="evaluate_fn must be callable"):
+        ar.tune(SMALL, None, database=None)
+    with pytest.raises(ValueError, match="resume=True needs a database"):
+        ar.tune(SMALL, synthetic, database=None, resume=True)
+
+
+def test_environment_defaults(monkeypatch):
+    monkeypatch.setenv("ACCURACY_THRESHOLD", "0.5")
+    result = ar.tune(SMALL, synthetic, database=None, max_evals=30,
+                     time_budget=0, progress=False)
+    assert result["best_accuracy"] < 0.9  # only 0.5 was asked for
+    monkeypatch.setenv("TUNING_TIME_BUDGET", "soon")
+    with pytest.raises(ValueError, match="TUNING_TIME_BUDGET='soon' is not a number"):
+        ar.tune(SMALL, synthetic, database=None)
+    monkeypatch.setenv("TUNING_TIME_BUDGET", "7")
+    assert ar.create_tuner_arg_parser().parse_args([]).stop_after == 7
+
+
+def test_tuner_interface_and_parser(tmp_path):
+    parser = ar.create_tuner_arg_parser()
+    parser.add_argument("--my-custom-arg", type=int)
+    args = parser.parse_args([
+        "--stop-after", "60", "--parallelism", "2", "--no-dups",
+        "--accuracy-threshold", "0.95", "--output-config", str(tmp_path / "best.json"),
+        "--output-mlir", str(tmp_path / "tuned.mlir"), "--database",
+        str(tmp_path / "t.db"), "--test-limit", "40", "--quiet",
+        "--my-custom-arg", "3"])
+    results = []
+    tuner = ar.ApproxTunerInterface(args=args, mlir_source=SMALL,
+                                    evaluate_fn=synthetic,
+                                    result_callback=lambda *r: results.append(r))
+    result = tuner.run_tuning()
+    assert result["evaluations"] == 40 and result["best_accuracy"] >= 0.95
+    assert json.loads((tmp_path / "best.json").read_text()) == result["best_config"]
+    tuned = (tmp_path / "tuned.mlir").read_text()
+    assert ar.MLIRConfigManager().default_config(tuned) == result["best_config"]
+    assert results and not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+INTERRUPTED = r"""
+import sys, time, approx_runtime as ar
+sys.path.insert(0, sys.argv[2])
+from test_tune import SMALL, synthetic
+def evaluate(config):
+    time.sleep(float(sys.argv[3]))
+    return synthetic(config)
+def seen(c, t, a):
+    print("evaluated", flush=True)
+r = ar.tune(SMALL, evaluate, accuracy_threshold=0.95, time_budget=0,
+            database=sys.argv[1], max_evals=40, seed=5, progress=False,
+            resume=len(sys.argv) > 4, result_callback=seen)
+print("result", r["best_time"], r["best_accuracy"], r["evaluations"],
+      r["new_evaluations"], flush=True)
+"""
+
+
+def test_ctrl_c_keeps_the_store_and_resume_continues(tmp_path):
+    here = os.path.dirname(__file__)
+    db = str(tmp_path / "t.db")
+    p = subprocess.Popen([sys.executable, "-c", INTERRUPTED, db, here, "0.05"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(6):
+        assert p.stdout.readline().startswith("evaluated")
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode != 0
+    assert "KeyboardInterrupt" in err and "interrupted" in err
+    with sqlite3.connect(db) as con:
+        stored = con.execute("select count(*) from evaluations").fetchone()[0]
+    assert 6 <= stored < 41
+
+    resumed = run_python(INTERRUPTED, db, here, "0", "resume")
+    assert resumed.returncode == 0, resumed.stderr
+    fresh = run_python(INTERRUPTED, str(tmp_path / "fresh.db"), here, "0")
+    r = resumed.stdout.split("result ")[1].split()
+    f = fresh.stdout.split("result ")[1].split()
+    assert r[:3] == f[:3]  # same best time, accuracy, evaluation count
+    assert int(r[3]) == 41 - stored  # stored ones replayed, not re-run
+    assert int(f[3]) == 41
+
+
+def test_real_c_kernel(tools, repo, tmp_path):
+    """examples/tune/kernel.c: annotations from its comments (approx-cc),
+    a runtime-table build measured in processes, two at a time."""
+    kernel = repo / "examples" / "tune" / "kernel.c"
+    mlir = subprocess.run([str(tools / "approx-cc"), str(kernel), "--emit=annotated"],
+                          capture_output=True, text=True, check=True).stdout
+    exe = tmp_path / "kernel"
+    subprocess.run([str(tools / "approx-cc"), str(kernel), "--approx-runtime-table",
+                    "-o", str(exe), "-lm"], check=True)
+    params = ar.MLIRConfigManager().parse_annotations(mlir)
+    assert "squash_knob_val" in params and "row_mean_threshold_0" in params
+
+    def evaluate(config):
+        path = tmp_path / f"config-{threading.get_ident()}.json"
+        path.write_text(json.dumps(config))
+        out = subprocess.run([str(exe)], env=dict(os.environ, APPROX_CONFIG=str(path)),
+                             capture_output=True, text=True, check=True).stdout
+        fields = dict(kv.split("=") for kv in out.split("approx-result:")[1].split())
+        return float(fields["time"]) * 1000, float(fields["qos"])
+
+    result = ar.tune(mlir, evaluate, accuracy_threshold=0.99, time_budget=120,
+                     database=str(tmp_path / "t.db"), parallelism=2, max_evals=16,
+                     progress=False)
+    assert result["evaluations"] == 16 and result["failed"] == 0
+    assert result["baseline_accuracy"] > 0.999999  # exact = reference
+    assert result["best_accuracy"] >= 0.99
+    assert ar.MLIRConfigManager().default_config(result["best_mlir"]) == result["best_config"]
