@@ -6,7 +6,7 @@
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Support/CrashGuard.h"
-#include "approx/Support/NestingLimit.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz"),
       llvm::SMLoc());
-  if (approx::reportExcessiveNesting(sourceMgr, llvm::nulls()))
+  if (approx::reportSourceProblems(sourceMgr, llvm::nulls()))
     return 0;
   mlir::ScopedDiagnosticHandler quiet(&ctx, [](mlir::Diagnostic &) {
     return mlir::success();

@@ -3,7 +3,7 @@
 
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Pipeline/Pipeline.h"
-#include "approx/Support/NestingLimit.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "approx_runtime.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -67,7 +67,7 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
         llvm::SMLoc());
     llvm::raw_string_ostream os(diag);
     SourceMgrDiagnosticHandler handler(sourceMgr, out.ctx.get(), os);
-    if (!approx::reportExcessiveNesting(sourceMgr, os))
+    if (!approx::reportSourceProblems(sourceMgr, os))
       out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
     if (out.module) {
       PassManager pm(out.ctx.get());

@@ -12,7 +12,7 @@
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Frontend/Annotations.h"
-#include "approx/Support/NestingLimit.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -64,7 +64,7 @@ OwningOpRef<ModuleOp> parse(MLIRContext &ctx, const std::string &text,
       llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
-  if (reportExcessiveNesting(sourceMgr, os))
+  if (reportSourceProblems(sourceMgr, os))
     throw nb::value_error(diagnostics.c_str());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, os);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);

@@ -59,3 +59,17 @@ def test_errors(integrate_mlir):
     deep = "module {" * 2000 + "}" * 2000
     with pytest.raises(ValueError, match="nesting deeper than 1000"):
         m.parse_annotations(deep)
+
+
+def test_misspelled_attribute_is_an_error():
+    """MLIR's generic parser would drop the unknown key: the tools check it."""
+    text = '''func.func @s(%x: i32) -> i32 { return %x : i32 }
+func.func @f(%x: i32) { return }
+"approx.util.annotation.decision_tree"() <{func_name = "f",
+  transform_type = "loop_perforate", state_indices = array<i64: 0>,
+  state_function = "s", thresholds = array<i32: 5>, decisions = array<i32: 0, 2>,
+  thresholds_lower = array<i32: 0>}> : () -> ()
+'''
+    with pytest.raises(ValueError, match=r"k\.mlir:6:3: error: .*unknown attribute "
+                                         r"'thresholds_lower' \(did you mean 'thresholds_lowers'\?\)"):
+        ar.MLIRConfigManager().parse_annotations(text, filename="k.mlir")

@@ -12,7 +12,8 @@
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Support/CrashGuard.h"
-#include "approx/Support/NestingLimit.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
+#include "llvm/Support/SourceMgr.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
@@ -54,7 +55,7 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBuffer(file->getMemBufferRef(), false),
         llvm::SMLoc());
-    if (approx::reportExcessiveNesting(sourceMgr, llvm::errs()))
+    if (approx::reportSourceProblems(sourceMgr, llvm::errs()))
       return 1;
   }
   return approx::tools::writeAtomically(

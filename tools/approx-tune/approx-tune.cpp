@@ -16,7 +16,7 @@
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
 #include "approx/Support/CrashGuard.h"
-#include "approx/Support/NestingLimit.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
@@ -533,7 +533,7 @@ int main(int argc, char **argv) {
     if (!file)
       return 1;
     sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-    if (approx::reportExcessiveNesting(sourceMgr, errs()))
+    if (approx::reportSourceProblems(sourceMgr, errs()))
       return 1;
     if (!approx::runGuarded("approx-tune", "parsing '" + spaceFile + "'", [&] {
           module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);

@@ -1,5 +1,6 @@
 //===- ApproxOps.cpp - approx dialect operations --------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/IR/SourceCheck.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -510,20 +511,11 @@ static FunctionOpInterface lookupTarget(Operation *op,
 /// for `thresholds_lowers`), reported with the closest known name.
 static LogicalResult verifyOnlyKnownAttributes(Operation *op) {
   for (NamedAttribute attr : op->getDiscardableAttrs()) {
-    StringRef name = attr.getName().getValue();
-    StringRef best;
-    unsigned bestDistance = ~0u;
-    for (StringAttr known : op->getName().getAttributeNames()) {
-      unsigned d = name.edit_distance(known.getValue());
-      if (d < bestDistance)
-        bestDistance = d, best = known.getValue();
-    }
-    InFlightDiagnostic diag = op->emitOpError("unknown attribute '") << name << "'";
-    if (!best.empty() && bestDistance <= 3)
-      diag << " (did you mean '" << best << "'?)";
-    else
-      diag << " (an annotation takes only its own attributes)";
-    return diag;
+    llvm::SmallVector<StringRef> known;
+    for (StringAttr k : op->getName().getAttributeNames())
+      known.push_back(k.getValue());
+    return op->emitOpError(
+        unknownAttributeMessage(attr.getName().getValue(), known));
   }
   return success();
 }
