@@ -37,10 +37,21 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 
 namespace approx {
+/// One walk, nothing else touched (a greedy driver would also fold and
+/// erase dead ops, which is not this step's business).
+static LogicalResult expandErf(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populatePolynomialApproximateErfPattern(patterns);
+  populatePolynomialApproximateErfcPattern(patterns);
+  walkAndApplyPatterns(root, FrozenRewritePatternSet(std::move(patterns)));
+  return success();
+}
+
 namespace {
 
 /// The register block of a vectorized matmul: rows x columns of C.
@@ -243,10 +254,7 @@ struct LowerTensorCodePass
       return signalPassFailure();
     // erf / erfc (BERT's GELU) as polynomials the vectorizer handles, not
     // one libm call per element.
-    RewritePatternSet patterns(&getContext());
-    populatePolynomialApproximateErfPattern(patterns);
-    populatePolynomialApproximateErfcPattern(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    if (failed(expandErf(module)))
       signalPassFailure();
   }
 
@@ -257,6 +265,30 @@ struct LowerTensorCodePass
 
 std::unique_ptr<Pass> createLowerTensorCodePass() {
   return std::make_unique<LowerTensorCodePass>();
+}
+
+namespace {
+struct PolynomialErfPass
+    : PassWrapper<PolynomialErfPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PolynomialErfPass)
+  StringRef getArgument() const override { return "approx-polynomial-erf"; }
+  StringRef getDescription() const override {
+    return "math.erf and math.erfc as polynomials (what the native lowering "
+           "does; IREE has no math.erfc lowering)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, math::MathDialect,
+                    vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    if (failed(expandErf(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> createPolynomialErfPass() {
+  return std::make_unique<PolynomialErfPass>();
 }
 
 } // namespace approx

@@ -13,6 +13,10 @@ namespace approx {
 /// to loops. Modules without tensors are left alone.
 std::unique_ptr<mlir::Pass> createLowerTensorCodePass();
 
+/// `approx-polynomial-erf`: math.erf / math.erfc as polynomials, on their
+/// own (for backends without an erfc lowering, such as IREE's).
+std::unique_ptr<mlir::Pass> createPolynomialErfPass();
+
 } // namespace approx
 
 #endif // APPROX_LIB_PIPELINE_LOWERTENSORCODE_H

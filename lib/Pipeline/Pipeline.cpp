@@ -63,6 +63,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
 } // namespace
 
 void registerApproxPipelines() {
+  PassRegistration<Pass>([] { return createPolynomialErfPass(); });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",
       "emit-approx, emit-management, config-approx, transform-approx, "

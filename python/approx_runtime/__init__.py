@@ -38,7 +38,7 @@ from .config import MLIRConfigManager, TunableParam
 from .cpp import AnnotationError, inject_annotations_text, parse_and_generate
 from .compiler import (PASS_PIPELINE, CompileError, WorkloadType, compile,
                        approx_opt)
-from .ml import (CompiledModule, compile_to_iree, export_to_mlir,
+from .ml import (CompiledModule, LoadedModule, compile_to_iree, export_to_mlir,
                  export_with_config, inject_annotations, load_module)
 from .tuning import ApproxTunerInterface, create_tuner_arg_parser, tune
 
@@ -48,6 +48,6 @@ __all__ = [
     "parse_and_generate", "inject_annotations_text", "AnnotationError",
     "PASS_PIPELINE", "WorkloadType", "CompileError", "compile", "approx_opt",
     "export_to_mlir", "export_with_config", "inject_annotations",
-    "compile_to_iree", "load_module", "CompiledModule",
+    "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
     "tune", "ApproxTunerInterface", "create_tuner_arg_parser",
 ]

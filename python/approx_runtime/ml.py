@@ -10,11 +10,16 @@ linalg on tensors (our importer) -> approx passes -> native code.
     module = ar.load_module(vmfb, backend="llvm-cpu")
     result = module.my_kernel(n, data)
 
-Deployment: the backend is `llvm-cpu` (default: $APPROX_BACKEND, else
-llvm-cpu), the machine's CPU, compiled by the project's own LLVM pipeline
-(approx-compile); there is no GPU backend here. Python ints among the
-example arguments are program state (static while tracing, i32 parameters
-of the exported function).
+Deployment backends (default: $APPROX_BACKEND, else llvm-cpu):
+- `llvm-cpu`: IREE (iree-base-compiler / iree-base-runtime from PyPI): the
+  MLIR text goes to iree-compile for the host CPU and loads into IREE's
+  local-task runtime; functions return IREE device arrays (numpy-compatible).
+- `native`: the project's own LLVM pipeline (approx-compile: bufferization,
+  register-blocked vectorized matmuls) to a shared library, called through
+  ctypes; functions return numpy arrays.
+There is no GPU backend on these machines. Python ints among the example
+arguments are program state (static while tracing, i32 parameters of the
+exported function).
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
+from ._files import write_atomically
 from .annotations import get_config
 
-BACKENDS = ("llvm-cpu",)
+BACKENDS = ("llvm-cpu", "native")
 
 
 def _unwrap(fn):
@@ -74,45 +80,114 @@ def _backend(backend: Optional[str]) -> str:
 
 @dataclass
 class CompiledModule:
-    """A deployable build: a shared library and its functions' signatures."""
+    """A build of the `native` backend: a shared library and the MLIR it
+    came from (for its functions' signatures)."""
     path: str
     mlir: str
-    backend: str
+    backend: str = "native"
 
 
 def compile_to_iree(mlir: str, backend: Optional[str] = None, *,
-                    output: Optional[str] = None) -> CompiledModule:
-    """Native code for (annotated or compiled) linalg MLIR, for
-    `backend`; `output` names the shared library (default: a temporary
-    file). Raises CompileError with approx-compile's diagnostics."""
-    from approx_ml import export as ml_export
-    from approx_ml.native import CompileError as MLCompileError
-    from .compiler import CompileError
+                    output: Optional[str] = None):
+    """Deployable code for (annotated or compiled) linalg MLIR: for
+    `llvm-cpu`, IREE's VM flatbuffer (bytes; also written to `output` when
+    given); for `native`, a CompiledModule (its shared library at `output`,
+    default a temporary file). Knobs still in the text are lowered first
+    (the approx passes, as ar.compile). Raises CompileError with the
+    compiler's located diagnostics."""
+    from .compiler import PASS_PIPELINE, CompileError, compile as approx_compile
     backend = _backend(backend)
+    if backend == "llvm-cpu":
+        import iree.compiler as ic
+        # IREE knows no approx ops: knobs are lowered first (the seed's
+        # ar.compile step; on compiled text it changes nothing), and erfc
+        # (GELU), which IREE cannot lower, becomes a polynomial.
+        lowered = approx_compile(str(mlir),
+                                 passes=PASS_PIPELINE + ("approx-polynomial-erf",))
+        try:
+            vmfb = ic.compile_str(lowered, target_backends=["llvm-cpu"],
+                                  extra_args=["--iree-llvmcpu-target-cpu=host"])
+        except ic.CompilerToolError as e:
+            text = str(e)
+            if "Diagnostics:" in text:
+                text = text.split("Diagnostics:", 1)[1].split("\n\nInvoked with:")[0]
+            raise CompileError("iree-compile: " + text.strip()) from None
+        if output:
+            write_atomically(output, vmfb)
+        return vmfb
+    from approx_ml import export as ml_export
+    from approx_ml.native import CompileError as MLCompileError, compile_shared
     if output is None:
         fd, output = tempfile.mkstemp(prefix="approx-module-", suffix=".so")
         os.close(fd)
     flags = [f"--Xclang-driver={f}" for f in ml_export.CLANG_FLAGS]
     try:
-        from approx_ml.native import compile_shared
         compile_shared(str(mlir), output, extra=flags)
     except MLCompileError as e:
         raise CompileError(str(e)) from None
-    return CompiledModule(output, str(mlir), backend)
+    return CompiledModule(output, str(mlir))
 
 
-def load_module(module: CompiledModule, backend: Optional[str] = None):
-    """Loads a build of compile_to_iree: functions are attributes (and
-    items) taking and returning numpy arrays."""
-    from approx_ml.export import signatures
-    from approx_ml.native import NativeModule
-    if not isinstance(module, CompiledModule):
-        raise TypeError("load_module takes the result of compile_to_iree")
-    if backend is not None and _backend(backend) != module.backend:
-        raise ValueError(f"module was built for '{module.backend}', not "
-                         f"'{backend}'")
-    return NativeModule(module.path, signatures(module.mlir))
+class LoadedModule:
+    """A deployed module: its functions as attributes and items
+    (`module.f(...)`, `module["f"](...)`). It also has `.module` (itself)
+    and unpacks as `(module, context)`, so the seed README's other form,
+    `modules, _ = ar.load_module(...); modules.module["f"](...)`, works too.
+    `context` is IREE's SystemContext (llvm-cpu) or None (native); `device`
+    is IREE's device, for uploading arrays once (`iree.runtime.asdevicearray`)."""
+
+    def __init__(self, functions, backend: str, context=None, device=None):
+        self._functions = functions
+        self.backend = backend
+        self.context = context
+        self.device = device
+
+    @property
+    def module(self) -> "LoadedModule":
+        return self
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise AttributeError(f"the module has no function '{name}'") from None
+
+    def __getitem__(self, name):
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise KeyError(f"the module has no function '{name}'") from None
+
+    def __iter__(self):
+        return iter((self, self.context))
+
+
+def load_module(module, backend: Optional[str] = None) -> LoadedModule:
+    """Loads a build of compile_to_iree (or a .vmfb file's path)."""
+    if isinstance(module, CompiledModule):
+        if backend is not None and _backend(backend) != "native":
+            raise ValueError(f"module was built for 'native', not '{backend}'")
+        from approx_ml.export import signatures
+        from approx_ml.native import NativeModule
+        native = NativeModule(module.path, signatures(module.mlir))
+        return LoadedModule(native.functions, "native")
+    if isinstance(module, str) and os.path.isfile(module):
+        with open(module, "rb") as f:
+            module = f.read()
+    if not isinstance(module, (bytes, bytearray, memoryview)):
+        raise TypeError("load_module takes the result of compile_to_iree (or "
+                        "a .vmfb file's path)")
+    if _backend(backend) != "llvm-cpu":
+        raise ValueError(f"a VM flatbuffer runs on 'llvm-cpu', not '{backend}'")
+    import iree.runtime as rt
+    config = rt.Config("local-task")
+    context = rt.SystemContext(config=config)
+    context.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, bytes(module)))
+    return LoadedModule(context.modules.module, "llvm-cpu", context, config.device)
 
 
 __all__ = ["export_to_mlir", "export_with_config", "inject_annotations",
-           "compile_to_iree", "load_module", "CompiledModule", "BACKENDS"]
+           "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
+           "BACKENDS"]
