@@ -1,4 +1,4 @@
-//===- LowerTensorCode.h - tensor code to loops and vectors -----*- C++ -*-===//
+//===- LowerTensorCode.h - tensor code lowering passes ----------*- C++ -*-===//
 // Private to lib/Pipeline.
 #ifndef APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
 #define APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
@@ -16,6 +16,10 @@ std::unique_ptr<mlir::Pass> createLowerTensorCodePass();
 /// `approx-polynomial-erf`: math.erf / math.erfc as polynomials, on their
 /// own (for backends without an erfc lowering, such as IREE's).
 std::unique_ptr<mlir::Pass> createPolynomialErfPass();
+
+/// `approx-index-switch-to-if`: scf.index_switch as nested scf.if
+/// (IndexSwitchToIf.cpp).
+std::unique_ptr<mlir::Pass> createIndexSwitchToIfPass();
 
 } // namespace approx
 

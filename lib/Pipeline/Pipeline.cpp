@@ -64,6 +64,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
 
 void registerApproxPipelines() {
   PassRegistration<Pass>([] { return createPolynomialErfPass(); });
+  PassRegistration<Pass>([] { return createIndexSwitchToIfPass(); });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",
       "emit-approx, emit-management, config-approx, transform-approx, "

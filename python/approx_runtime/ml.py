@@ -25,6 +25,7 @@ exported function).
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from typing import Optional
@@ -39,11 +40,28 @@ def _unwrap(fn):
     return getattr(fn, "__wrapped__", fn)
 
 
-def export_to_mlir(fn, *args, name: Optional[str] = None) -> str:
+def export_to_mlir(fn, *args, name: Optional[str] = None,
+                   variants: Optional[dict] = None) -> str:
     """Linalg-on-tensors MLIR text of the JAX function `fn` traced on
-    `args` (arrays, jax.ShapeDtypeStruct, or ints: state parameters)."""
+    `args` (arrays, jax.ShapeDtypeStruct, or ints: state parameters).
+    `variants` ({k: function}, k >= 1) are exported beside it as
+    `approx_<name>_<k>`, the approximate versions a func_substitute knob
+    chooses among; they take the same arguments."""
     from approx_ml import export_to_mlir as export
-    return export(_unwrap(fn), *args, name=name)
+    name = name or _unwrap(fn).__name__
+    mlir = export(_unwrap(fn), *args, name=name)
+    for k, variant in sorted((variants or {}).items()):
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"variants: keys are knob values >= 1, not {k!r}")
+        vname = f"approx_{name}_{k}"
+        text = export(_unwrap(variant), *args, name=vname)
+        # The variant's private helpers (nested jits) get names of its own.
+        for helper in set(re.findall(r"func\.func private @([\w.$]+)", text)):
+            text = re.sub(rf"@{re.escape(helper)}\b", f"@{vname}__{helper}", text)
+        body = text.split("\n", 1)[1].rsplit("}", 1)[0]  # inside `module {`
+        head, tail = mlir.rstrip().rsplit("}", 1)
+        mlir = head + body + "}" + tail + "\n"
+    return mlir
 
 
 def inject_annotations(mlir: str, func_name: str, config: dict) -> str:
@@ -101,9 +119,11 @@ def compile_to_iree(mlir: str, backend: Optional[str] = None, *,
         import iree.compiler as ic
         # IREE knows no approx ops: knobs are lowered first (the seed's
         # ar.compile step; on compiled text it changes nothing), and erfc
-        # (GELU), which IREE cannot lower, becomes a polynomial.
+        # (GELU), which IREE cannot lower, becomes a polynomial; index_switch
+        # ops become scf.if chains (IREE 3.13 breaks those with tensor results).
         lowered = approx_compile(str(mlir),
-                                 passes=PASS_PIPELINE + ("approx-polynomial-erf",))
+                                 passes=PASS_PIPELINE + ("approx-polynomial-erf",
+                                                         "approx-index-switch-to-if"))
         try:
             vmfb = ic.compile_str(lowered, target_backends=["llvm-cpu"],
                                   extra_args=["--iree-llvmcpu-target-cpu=host"])

@@ -160,3 +160,37 @@ def test_seed_tuning_quick_start():
     assert result["best_accuracy"] >= 0.95
     assert set(result["best_config"]) == {"kernel_threshold_0", "kernel_decision_0",
                                           "kernel_decision_1"}
+
+
+def test_variants_and_the_tuning_example(tmp_path):
+    """export_to_mlir(variants=...) for func_substitute, deployed through
+    IREE (index_switch with tensor results), and the seed's
+    `python -m approx_runtime.examples.example_with_tuning`."""
+    import subprocess
+    import sys
+
+    def exact(s, x):
+        return x * 2.0
+
+    def half(s, x):
+        return x * 2.0 + 1.0
+
+    knob = ar.DecisionTree(state_function=get_state, state_indices=[0], thresholds=[5],
+                           decisions=[0, 1], transform_type="func_substitute")
+    x = np.ones(8, np.float32)
+    mlir = ar.export_to_mlir(exact, 0, x, name="f", variants={1: half})
+    mlir = ar.inject_annotations(mlir, "f", {"decision_tree": knob})
+    for backend in ("llvm-cpu", "native"):
+        module = ar.load_module(ar.compile_to_iree(mlir, backend=backend))
+        assert np.asarray(module.f(1, x)).tolist() == [2.0] * 8
+        assert np.asarray(module.f(7, x)).tolist() == [3.0] * 8
+    with pytest.raises(ValueError, match="keys are knob values >= 1"):
+        ar.export_to_mlir(exact, 0, x, variants={0: half})
+
+    p = subprocess.run([sys.executable, "-m", "approx_runtime.examples.example_with_tuning",
+                        "--tuning-time", "60", "--max-evals", "4", "--accuracy", "0.9",
+                        "--database", str(tmp_path / "t.db")],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "best configuration: {'dense_decision_0'" in p.stdout
+    assert "4 configurations evaluated" in p.stdout
