@@ -284,7 +284,8 @@ NB_MODULE(_core, m) {
 
   nb::class_<tune::Space>(m, "Space")
       .def_static("from_mlir", &spaceOf, nb::arg("text"),
-                  nb::arg("filename") = "<mlir>")
+                  nb::arg("filename") = "<mlir>",
+                  nb::call_guard<nb::gil_scoped_release>())
       .def_prop_ro("params",
                    [](const tune::Space &s) {
                      nb::list l;
@@ -310,8 +311,10 @@ NB_MODULE(_core, m) {
       .def("complete", &tune::Space::complete, nb::arg("config"))
       .def("validate", &tune::Space::validate, nb::arg("config"));
 
+  // Parsing and printing run without the GIL (other Python threads, e.g.
+  // parallel evaluators, go on meanwhile).
   m.def("apply_config", &applyConfig, nb::arg("text"), nb::arg("config"),
-        nb::arg("filename") = "<mlir>");
+        nb::arg("filename") = "<mlir>", nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "verify",
       [](const std::string &text, const std::string &filename) {
@@ -319,9 +322,10 @@ NB_MODULE(_core, m) {
         return print(*parse(*ctx, text, filename));
       },
       nb::arg("text"), nb::arg("filename") = "<mlir>",
+      nb::call_guard<nb::gil_scoped_release>(),
       "Parses and verifies MLIR text; returns it printed");
   m.def("inject_ops", &injectOps, nb::arg("text"), nb::arg("ops"),
-        nb::arg("filename") = "<mlir>");
+        nb::arg("filename") = "<mlir>", nb::call_guard<nb::gil_scoped_release>());
   m.def("parse_c_annotations", &parseCAnnotations, nb::arg("text"),
         nb::arg("filename") = "<source>");
   m.def("json_string", &tune::jsonString, nb::arg("s"));
