@@ -16,8 +16,9 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT" \
     -DPython_EXECUTABLE:FILEPATH="$python"
+# (pip's configure below records the Python as a PATH, ours as a FILEPATH.)
 elif ! grep -qxF "APPROX_LLAMA_ROOT:PATH=$APPROX_LLAMA_ROOT" "$build/CMakeCache.txt" ||
-    ! grep -qxF "Python_EXECUTABLE:FILEPATH=$python" "$build/CMakeCache.txt"; then
+    ! grep -qxE "Python_EXECUTABLE:(FILE)?PATH=$python" "$build/CMakeCache.txt"; then
   cmake "$build" -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT" -DPython_EXECUTABLE:FILEPATH="$python"
 fi
 ninja -C "$build"

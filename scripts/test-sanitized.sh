@@ -29,9 +29,13 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 # Built first, without the preload below (the linker crashes under it).
 APPROX_BUILD_DIR=$build "$root/scripts/build.sh"
-export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1
+# handle_segv=0: a preloaded runtime would otherwise turn the SIGSEGV that
+# crash tests send their own shells into an ASan report (not a crash).
+export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1:handle_segv=0
 # Uninstrumented processes (programs approx-cc builds, Python) load the
 # instrumented libapprox_llm.so: the sanitizer runtime must come first.
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-APPROX_BUILD_DIR=$build APPROX_SKIP_FUZZ=1 exec "$root/scripts/test.sh"
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:handle_segv=0
+# Tests with a wall-clock budget scale it (lit.cfg.py: %budget_scale).
+export APPROX_TEST_BUDGET_SCALE=${APPROX_TEST_BUDGET_SCALE:-8}
+APPROX_BUILD_DIR=$build APPROX_SKIP_FUZZ=1 APPROX_PREBUILT=1 exec "$root/scripts/test.sh"

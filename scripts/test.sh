@@ -7,7 +7,11 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${APPROX_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh" || exit 1
-"$root/scripts/build.sh" || exit 1
+# APPROX_PREBUILT: the caller has just built $build (scripts/test-sanitized.sh,
+# whose sanitizer preload would crash the linker).
+if [ -z "${APPROX_PREBUILT:-}" ]; then
+  "$root/scripts/build.sh" || exit 1
+fi
 "$root/scripts/models.sh" || exit 1
 source "$root/scripts/paths.sh"
 

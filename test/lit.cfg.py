@@ -41,6 +41,10 @@ config.environment.pop("APPROX_LLM_CACHE", None)
 # threads spinning against each other on an oversubscribed machine are slower
 # by an order of magnitude.
 config.environment["APPROX_LLM_THREADS"] = "1"
+# Wall-clock budgets of tuning tests are multiplied by this (the sanitized
+# build runs several times slower: scripts/test-sanitized.sh sets 8).
+config.substitutions.append(
+    ("%budget_scale", os.environ.get("APPROX_TEST_BUDGET_SCALE", "1")))
 # Tests decide their own configuration.
 config.environment.pop("APPROX_CONFIG", None)
 config.environment.pop("APPROX_INPUT_SET", None)

@@ -34,6 +34,9 @@ def test_wheel(tmp_path):
                    check=True, capture_output=True, text=True)
     # Debian's Python, no project environment, away from the repository.
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(site), "HOME": str(tmp_path)}
+    # The sanitized test run's runtime and options (scripts/test-sanitized.sh).
+    env.update({k: v for k, v in os.environ.items()
+                if k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")})
     code = ("import approx_runtime as ar; print(ar.__file__); "
             "print(sorted(ar.MLIRConfigManager().parse_annotations(open(%r).read())))"
             % str(REPO / "examples" / "integrate" / "integrate.mlir"))
