@@ -300,7 +300,8 @@ func.func @rt_static(%n: index) {
 // -----
 
 // loop_truncate_end keeps the first ceil(n/k) iterations: the upper bound
-// becomes min(lb + ceil(n/k) * step, ub), n = ceil(max(ub - lb, 0) / step).
+// becomes min(lb + ceil(n/k) * step, ub), n = ceil(max(ub - lb, 0) / step),
+// computed in i128 and narrowed back (it lies within [lb, ub]).
 func.func @trunc_end(%lb: index, %ub: index) {
   approx.knob <{id = 0 : i32, name = "te", transform_types = [#approx.kind<loop_truncate_end>]}> {
     approx.transform loop_truncate_end <{knob_val = 4 : i32}>
@@ -314,15 +315,21 @@ func.func @trunc_end(%lb: index, %ub: index) {
 // CHECK-LABEL: func.func @trunc_end(
 // CHECK-SAME:      %[[LB:.*]]: index, %[[UB:.*]]: index)
 // CHECK:         %[[STEP:.*]] = arith.constant 3 : index
-// CHECK:         %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]]
+// The bound arithmetic is done in i128: it cannot wrap.
+// CHECK:         %[[LBW:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CHECK:         %[[UBW:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CHECK:         %[[STEPW:.*]] = arith.extsi %{{.*}} : i64 to i128
+// CHECK:         %[[SPAN:.*]] = arith.subi %[[UBW]], %[[LBW]] : i128
 // CHECK:         %[[POS:.*]] = arith.maxsi %[[SPAN]]
-// CHECK:         %[[N:.*]] = arith.ceildivsi %[[POS]], %[[STEP]]
+// CHECK:         %[[N:.*]] = arith.ceildivsi %[[POS]], %[[STEPW]]
 // CHECK:         %[[K:.*]] = arith.constant 4 : i32
-// CHECK:         %[[KI:.*]] = arith.index_cast %[[K]]
-// CHECK:         %[[KEEP:.*]] = arith.ceildivsi %[[N]], %[[KI]]
-// CHECK:         %[[LEN:.*]] = arith.muli %[[KEEP]], %[[STEP]]
-// CHECK:         %[[END:.*]] = arith.addi %[[LB]], %[[LEN]]
-// CHECK:         %[[NEWUB:.*]] = arith.minsi %[[END]], %[[UB]]
+// CHECK:         %[[KW:.*]] = arith.extsi %[[K]] : i32 to i128
+// CHECK:         %[[KEEP:.*]] = arith.ceildivsi %[[N]], %[[KW]]
+// CHECK:         %[[LEN:.*]] = arith.muli %[[KEEP]], %[[STEPW]]
+// CHECK:         %[[END:.*]] = arith.addi %[[LBW]], %[[LEN]]
+// CHECK:         %[[MIN:.*]] = arith.minsi %[[END]], %[[UBW]]
+// CHECK:         %[[NARROW:.*]] = arith.trunci %[[MIN]] : i128 to i64
+// CHECK:         %[[NEWUB:.*]] = arith.index_cast %[[NARROW]] : i64 to index
 // CHECK:         scf.for %{{.*}} = %[[LB]] to %[[NEWUB]] step %[[STEP]]
 
 // -----
@@ -341,11 +348,13 @@ func.func @trunc_start(%lb: index, %ub: index) {
 }
 // CHECK-LABEL: func.func @trunc_start(
 // CHECK-SAME:      %[[LB:.*]]: index, %[[UB:.*]]: index)
-// CHECK:         %[[N:.*]] = arith.ceildivsi
+// CHECK:         %[[N:.*]] = arith.ceildivsi %{{.*}} : i128
 // CHECK:         %[[KEEP:.*]] = arith.ceildivsi %[[N]]
-// CHECK:         %[[SKIP:.*]] = arith.subi %[[N]], %[[KEEP]]
+// CHECK:         %[[SKIP:.*]] = arith.subi %[[N]], %[[KEEP]] : i128
 // CHECK:         %[[OFF:.*]] = arith.muli %[[SKIP]]
-// CHECK:         %[[NEWLB:.*]] = arith.addi %[[LB]], %[[OFF]]
+// CHECK:         %[[START:.*]] = arith.addi %{{.*}}, %[[OFF]] : i128
+// CHECK:         %[[NARROW:.*]] = arith.trunci %[[START]] : i128 to i64
+// CHECK:         %[[NEWLB:.*]] = arith.index_cast %[[NARROW]] : i64 to index
 // CHECK:         scf.for %{{.*}} = %[[NEWLB]] to %[[UB]]
 
 // -----

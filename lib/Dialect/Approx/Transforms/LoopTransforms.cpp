@@ -394,29 +394,37 @@ LogicalResult truncate(PatternRewriter &b, KnobOp knob, TransformOp t,
   if (forOp.getUnsignedCmp())
     return forOp.emitOpError(stringifyTransformKind(t.getTransformType()))
            << " does not support loops with unsigned bounds";
-  // The trip-count arithmetic (ub - lb, lb + keep * step) must not wrap.
-  forOp = widenToI64(b, forOp);
+  // The trip-count arithmetic (ub - lb, lb + keep * step) is done in i128:
+  // it cannot wrap for any loop type (a 64-bit span past 2^63 did), and the
+  // new bound lies within [lb, ub], so it narrows back exactly.
   Location loc = forOp.getLoc();
   b.setInsertionPoint(forOp);
   Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
         step = forOp.getStep();
   Type type = lb.getType();
-  Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  Value lbW = toI128(b, loc, lb, false), ubW = toI128(b, loc, ub, false),
+        stepW = toI128(b, loc, step, false);
+  Type i128 = b.getIntegerType(128);
+  Value zero = arith::ConstantOp::create(b, loc, i128, b.getZeroAttr(i128));
   Value span = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
-  Value n = arith::CeilDivSIOp::create(b, loc, span, step);
+      b, loc, arith::SubIOp::create(b, loc, ubW, lbW), zero);
+  Value n = arith::CeilDivSIOp::create(b, loc, span, stepW);
   Value keep = arith::CeilDivSIOp::create(
-      b, loc, n, castTo(b, loc, divisor(b, loc, k), type));
+      b, loc, n, toI128(b, loc, divisor(b, loc, k), false));
   if (keepFirst) {
     Value end = arith::AddIOp::create(
-        b, loc, lb, arith::MulIOp::create(b, loc, keep, step));
-    Value bounded = arith::MinSIOp::create(b, loc, end, ub);
+        b, loc, lbW, arith::MulIOp::create(b, loc, keep, stepW));
+    Value bounded =
+        narrowTo(b, loc, arith::MinSIOp::create(b, loc, end, ubW), type);
     b.modifyOpInPlace(forOp,
                       [&] { forOp.getUpperBoundMutable().assign(bounded); });
   } else {
     Value skipped = arith::SubIOp::create(b, loc, n, keep);
-    Value start = arith::AddIOp::create(
-        b, loc, lb, arith::MulIOp::create(b, loc, skipped, step));
+    Value start = narrowTo(
+        b, loc,
+        arith::AddIOp::create(b, loc, lbW,
+                              arith::MulIOp::create(b, loc, skipped, stepW)),
+        type);
     b.modifyOpInPlace(forOp,
                       [&] { forOp.getLowerBoundMutable().assign(start); });
   }
