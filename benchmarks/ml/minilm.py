@@ -125,16 +125,21 @@ def xla_pinned(args):
     return float(out.stdout.strip().split()[-1])
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_text_args(ap, passages, questions):
+    """The options of the MiniLM benchmarks: data, model, texts, batches."""
     ap.add_argument("--data", required=True)
     ap.add_argument("--model", default=os.path.join(
         os.environ.get("APPROX_MODELS", os.path.expanduser("~/.cache/approxmlir/models")),
         "all-minilm-l6-v2.hf"))
-    ap.add_argument("--passages", type=int, default=256)
-    ap.add_argument("--questions", type=int, default=32)
+    ap.add_argument("--passages", type=int, default=passages)
+    ap.add_argument("--questions", type=int, default=questions)
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seq", type=int, default=128)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_text_args(ap, passages=256, questions=32)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "ml",
                                                   "minilm.md"))

@@ -19,7 +19,6 @@ Writes a markdown report (default benchmarks/results/ml/minilm-tuning.md).
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +33,7 @@ from approx_runtime._files import write_atomically  # noqa: E402
 from approx_ml.minilm import MiniLM  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from minilm import batches, rankings, read_texts, rbo_mean  # noqa: E402
+from minilm import add_text_args, batches, rankings, read_texts, rbo_mean  # noqa: E402
 
 
 def longest(texts_state):
@@ -43,14 +42,7 @@ def longest(texts_state):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--model", default=os.path.join(
-        os.environ.get("APPROX_MODELS", os.path.expanduser("~/.cache/approxmlir/models")),
-        "all-minilm-l6-v2.hf"))
-    ap.add_argument("--passages", type=int, default=64)
-    ap.add_argument("--questions", type=int, default=16)
-    ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--seq", type=int, default=128)
+    add_text_args(ap, passages=64, questions=16)
     ap.add_argument("--max-evals", type=int, default=16,
                     help="evaluations of the dynamic search (default 16)")
     ap.add_argument("--time-budget", type=float, default=0,
