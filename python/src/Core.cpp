@@ -13,6 +13,7 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
+#include "approx/Tuner/Search.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -116,6 +117,13 @@ firstError(const std::function<LogicalResult(Operation *)> &check) {
   return m;
 }
 
+std::optional<ArrayRef<int32_t>>
+asRef(const std::optional<std::vector<int32_t>> &v) {
+  if (!v)
+    return std::nullopt;
+  return ArrayRef<int32_t>(*v);
+}
+
 std::optional<TransformKind> kindOf(const std::string &name,
                                     std::optional<std::string> &error) {
   if (std::optional<TransformKind> k = symbolizeTransformKind(name))
@@ -136,15 +144,9 @@ checkDecisionTree(const std::string &transformType,
   std::optional<TransformKind> kind = kindOf(transformType, error);
   if (!kind)
     return error;
-  auto ref = [](const std::optional<std::vector<int32_t>> &v)
-      -> std::optional<ArrayRef<int32_t>> {
-    if (!v)
-      return std::nullopt;
-    return ArrayRef<int32_t>(*v);
-  };
   return firstError([&](Operation *op) {
-    if (failed(verifyDecisionTreeParams(op, thresholds, decisions, ref(lowers),
-                                        ref(uppers), ref(values))) ||
+    if (failed(verifyDecisionTreeParams(op, thresholds, decisions, asRef(lowers),
+                                        asRef(uppers), asRef(values))) ||
         failed(verifyKnobValues(op, *kind, decisions)))
       return failure();
     return verifyKnobValues(op, *kind, values.value_or(std::vector<int32_t>{}));
@@ -158,18 +160,11 @@ checkStatic(const std::string &transformType, int64_t knobVal,
   std::optional<TransformKind> kind = kindOf(transformType, error);
   if (!kind)
     return error;
-  if (knobVal < 0 || knobVal > INT32_MAX)
-    return "knob_val must be within [0, 2^31), got " + std::to_string(knobVal);
-  std::vector<int32_t> all = values.value_or(std::vector<int32_t>{});
-  if (values && !llvm::is_contained(*values, int32_t(knobVal)))
-    return "knob_val " + std::to_string(knobVal) +
-           " is not one of decision_values";
-  for (int32_t v : all)
-    if (v < 0)
-      return "decision value " + std::to_string(v) + " is negative";
-  all.push_back(int32_t(knobVal));
-  return firstError(
-      [&](Operation *op) { return verifyKnobValues(op, *kind, all); });
+  if (knobVal > INT32_MAX)
+    return "knob_val must be below 2^31, got " + std::to_string(knobVal);
+  return firstError([&](Operation *op) {
+    return verifyStaticKnobParams(op, *kind, knobVal, asRef(values));
+  });
 }
 
 nb::object annotationValue(const AnnotationValue &v) {
@@ -308,6 +303,8 @@ NB_MODULE(_core, m) {
                    })
       .def("size", &tune::Space::size, nb::arg("dynamic"))
       .def("defaults", &tune::Space::defaults)
+      .def("exact", &tune::exactConfig,
+           "Every decision and knob value 0, thresholds as annotated")
       .def("complete", &tune::Space::complete, nb::arg("config"))
       .def("validate", &tune::Space::validate, nb::arg("config"));
 

@@ -147,6 +147,24 @@ LogicalResult approx::verifyDecisionTreeParams(
   return success();
 }
 
+LogicalResult approx::verifyStaticKnobParams(
+    Operation *op, TransformKind kind, int64_t knobVal,
+    std::optional<ArrayRef<int32_t>> decisionValues) {
+  if (knobVal < 0)
+    return op->emitOpError("knob_val must be >= 0, got ") << knobVal;
+  SmallVector<int32_t> all{int32_t(knobVal)};
+  if (decisionValues) {
+    for (int32_t v : *decisionValues)
+      if (v < 0)
+        return op->emitOpError("decision value ") << v << " is negative";
+    if (!llvm::is_contained(*decisionValues, int32_t(knobVal)))
+      return op->emitOpError("knob_val ")
+             << knobVal << " is not one of decision_values";
+    llvm::append_range(all, *decisionValues);
+  }
+  return verifyKnobValues(op, kind, all);
+}
+
 std::string approx::variantName(StringRef base, int64_t k) {
   return ("approx_" + base + "_" + Twine(k)).str();
 }
@@ -566,20 +584,8 @@ LogicalResult StaticTransformAnnotationOp::verify() {
     return failure();
   if (failed(parseTransformKind(*this, getTransformType())))
     return failure();
-  int64_t knobVal = getKnobValAttr().getInt();
-  if (knobVal < 0)
-    return emitOpError("knob_val must be >= 0, got ") << knobVal;
-  if (auto values = getDecisionValues()) {
-    for (int32_t v : *values)
-      if (v < 0)
-        return emitOpError("decision value ") << v << " is negative";
-    if (!llvm::is_contained(*values, int32_t(knobVal)))
-      return emitOpError("knob_val ")
-             << knobVal << " is not one of decision_values";
-  }
-  if (failed(verifyKnobValues(*this, getKind(),
-                              knobValues({int32_t(knobVal)},
-                                         getDecisionValues()))))
+  if (failed(verifyStaticKnobParams(*this, getKind(), getKnobValAttr().getInt(),
+                                    getDecisionValues())))
     return failure();
   if (failed(verifyTargeting(*this, getKnobName(), getLoopPath())))
     return failure();

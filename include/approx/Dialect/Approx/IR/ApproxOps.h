@@ -43,6 +43,13 @@ mlir::LogicalResult verifyDecisionTreeParams(
     std::optional<llvm::ArrayRef<int32_t>> uppers,
     std::optional<llvm::ArrayRef<int32_t>> decisionValues);
 
+/// Checks a static transform's value and reports the first violation on
+/// `op`: knob_val non-negative and among `decisionValues` (themselves
+/// non-negative), every value a knob value of `kind`.
+mlir::LogicalResult verifyStaticKnobParams(
+    mlir::Operation *op, TransformKind kind, int64_t knobVal,
+    std::optional<llvm::ArrayRef<int32_t>> decisionValues);
+
 /// Name of the k-th approximate variant of `base`: `approx_<base>_<k>`.
 std::string variantName(llvm::StringRef base, int64_t k);
 
