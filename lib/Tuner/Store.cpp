@@ -1,6 +1,7 @@
 //===- Store.cpp - the results store (SQLite) -----------------------------===//
 #include "approx/Tuner/Store.h"
 
+#include <algorithm>
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -171,6 +172,28 @@ std::unique_ptr<Store> Store::open(const std::string &path,
 }
 
 Store::~Store() { sqlite3_close(db); }
+
+RunInfo newRunInfo(const Space &space, const TuneOptions &options,
+                   const std::string &spaceName, const std::string &command) {
+  RunInfo run;
+  run.space = spaceName;
+  run.fingerprint = spaceFingerprint(space, options.dynamic);
+  run.mode = options.dynamic ? "dynamic" : "static";
+  run.seed = options.seed;
+  run.qosMin = options.qosMin;
+  run.workers = options.workers;
+  run.command = command;
+  run.machine = machineInfo();
+  return run;
+}
+
+size_t loadPrior(Store &store, const RunInfo &run, TuneOptions &options) {
+  options.prior = store.evaluations(run.id, InputSet::Tuning);
+  size_t next = 0;
+  for (const Evaluation &e : options.prior)
+    next = std::max(next, e.seq + 1);
+  return next;
+}
 
 bool Store::beginRun(RunInfo &run, std::string &error) {
   std::time_t now = std::time(nullptr);

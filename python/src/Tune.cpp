@@ -197,21 +197,13 @@ private:
                ", parallelism " + std::to_string(run.workers) + ", seed " +
                std::to_string(run.seed) + ": give the same values")
                   .c_str());
-        options.prior = store->evaluations(run.id, tune::InputSet::Tuning);
-        for (const tune::Evaluation &e : options.prior)
-          nextSeq = std::max(nextSeq, e.seq + 1);
+        nextSeq = tune::loadPrior(*store, run, options);
         return;
       }
     }
+    // No stored run of this space: resuming starts it.
     args.resume = false;
-    run.space = args.filename;
-    run.fingerprint = fingerprint;
-    run.mode = args.dynamic ? "dynamic" : "static";
-    run.seed = args.seed;
-    run.qosMin = args.accuracyThreshold;
-    run.workers = args.parallelism;
-    run.command = args.command;
-    run.machine = tune::machineInfo();
+    run = tune::newRunInfo(space, options, args.filename, args.command);
     if (!store->beginRun(run, error))
       throw nb::value_error(
           ("results store '" + args.database + "': " + error).c_str());

@@ -370,18 +370,9 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     options.seed = run.seed;
     options.qosMin = run.qosMin;
     options.workers = run.workers;
-    options.prior = store->evaluations(run.id, tune::InputSet::Tuning);
-    for (const tune::Evaluation &e : options.prior)
-      nextSeq = std::max(nextSeq, e.seq + 1);
+    nextSeq = tune::loadPrior(*store, run, options);
   } else {
-    run.space = spaceFile;
-    run.fingerprint = fingerprint;
-    run.mode = dynamic ? "dynamic" : "static";
-    run.seed = seed;
-    run.qosMin = qosMin;
-    run.workers = workers;
-    run.command = evalCommand;
-    run.machine = tune::machineInfo();
+    run = tune::newRunInfo(space, options, spaceFile, evalCommand);
     if (!store->beginRun(run, error))
       return fail("results store '" + storePath() + "': " + error);
   }

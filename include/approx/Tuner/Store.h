@@ -42,6 +42,18 @@ std::string spaceFingerprint(const Space &space, bool dynamic);
 /// A one-line description of this machine (CPU, cores, OS).
 std::string machineInfo();
 
+class Store;
+
+/// A new run of `space` searched with `options` (fingerprint, mode, seed,
+/// QoS bound, workers, this machine), named by `spaceName` and `command`;
+/// Store::beginRun starts it.
+RunInfo newRunInfo(const Space &space, const TuneOptions &options,
+                   const std::string &spaceName, const std::string &command);
+
+/// Resuming `run`: its stored tuning evaluations become `options.prior`.
+/// Returns the sequence number the next stored evaluation takes.
+size_t loadPrior(Store &store, const RunInfo &run, TuneOptions &options);
+
 std::string formatConfig(const Config &config);
 bool parseConfig(const std::string &text, Config &config);
 
