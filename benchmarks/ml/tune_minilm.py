@@ -93,8 +93,7 @@ def main():
         out = [f(s, x, m) for s, (x, m) in zip(states, bs)]
         return np.concatenate([o[:c] for o, c in zip(out, counts)])
 
-    exact_config = {p.name: (0 if p.param_type == "decision" else p.current)
-                    for p in manager.parse_annotations(mlir).values()}
+    exact_config = manager.exact_config(mlir)
     exact = build(exact_config)
     exact_emb = embed(exact)
     exact_rank = rankings(exact_emb[len(passages):], exact_emb[:len(passages)])

@@ -130,19 +130,28 @@ def signatures(mlir: str) -> dict:
 CLANG_FLAGS = ["-fno-unroll-loops", "-march=native"]
 
 
+def build_library(mlir: str, *, config: str | None = None,
+                  runtime_table: bool = False, exact: bool = False,
+                  library: str | None = None) -> str:
+    """The shared library (path; default a temporary file) of annotated
+    linalg MLIR through the approx pipeline (approx-compile -shared)."""
+    if library is None:
+        fd, library = tempfile.mkstemp(prefix="approx-ml-", suffix=".so")
+        os.close(fd)
+    return compile_shared(str(mlir), library, config=config,
+                          runtime_table=runtime_table, exact=exact,
+                          extra=[f"--Xclang-driver={f}" for f in CLANG_FLAGS])
+
+
 def compile_module(mlir: str, *, config: str | None = None,
                    runtime_table: bool = False, exact: bool = False,
                    library: str | None = None) -> NativeModule:
     """Native code for annotated linalg MLIR through the approx pipeline
     (approx-compile -shared), loaded; functions take numpy arrays."""
-    if library is None:
-        fd, library = tempfile.mkstemp(prefix="approx-ml-", suffix=".so")
-        os.close(fd)
-    compile_shared(str(mlir), library, config=config,
-                   runtime_table=runtime_table, exact=exact,
-                   extra=[f"--Xclang-driver={f}" for f in CLANG_FLAGS])
+    library = build_library(mlir, config=config, runtime_table=runtime_table,
+                            exact=exact, library=library)
     return NativeModule(library, signatures(str(mlir)))
 
 
 __all__ = ["export_to_mlir", "inject_annotations", "annotation_text",
-           "compile_module", "signatures"]
+           "build_library", "compile_module", "signatures"]

@@ -82,6 +82,12 @@ class MLIRConfigManager:
             raise ValueError("invalid configuration: " + "; ".join(problems))
         return _core.apply_config(mlir_source, config, filename)
 
+    def exact_config(self, mlir_source: str, *,
+                     filename: str = "<mlir>") -> Dict[str, int]:
+        """The exact configuration: every decision and knob value 0,
+        thresholds as annotated (what the tuner measures as its baseline)."""
+        return dict(_core.Space.from_mlir(mlir_source, filename).exact())
+
     def default_config(self, mlir_source: str, *,
                        filename: str = "<mlir>") -> Dict[str, int]:
         """The annotations' own values."""

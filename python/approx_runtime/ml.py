@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
@@ -135,14 +134,10 @@ def compile_to_iree(mlir: str, backend: Optional[str] = None, *,
         if output:
             write_atomically(output, vmfb)
         return vmfb
-    from approx_ml import export as ml_export
-    from approx_ml.native import CompileError as MLCompileError, compile_shared
-    if output is None:
-        fd, output = tempfile.mkstemp(prefix="approx-module-", suffix=".so")
-        os.close(fd)
-    flags = [f"--Xclang-driver={f}" for f in ml_export.CLANG_FLAGS]
+    from approx_ml.export import build_library
+    from approx_ml.native import CompileError as MLCompileError
     try:
-        compile_shared(str(mlir), output, extra=flags)
+        output = build_library(str(mlir), library=output)
     except MLCompileError as e:
         raise CompileError(str(e)) from None
     return CompiledModule(output, str(mlir))

@@ -73,3 +73,15 @@ func.func @f(%x: i32) { return }
     with pytest.raises(ValueError, match=r"k\.mlir:6:3: error: .*unknown attribute "
                                          r"'thresholds_lower' \(did you mean 'thresholds_lowers'\?\)"):
         ar.MLIRConfigManager().parse_annotations(text, filename="k.mlir")
+
+
+def test_exact_config(integrate_mlir):
+    exact = ar.MLIRConfigManager().exact_config(integrate_mlir)
+    assert exact == {"integrate_threshold_0": 4, "integrate_threshold_1": 8,
+                     "integrate_decision_0": 0, "integrate_decision_1": 0,
+                     "integrate_decision_2": 0}
+    static = '''func.func @f(%x: i32) { return }
+"approx.util.annotation.static_transform"() <{func_name = "f",
+  transform_type = "loop_perforate", knob_val = 2 : i32}> : () -> ()
+'''
+    assert ar.MLIRConfigManager().exact_config(static) == {"f_knob_val": 0}

@@ -78,8 +78,7 @@ def main(argv=None) -> int:
                              variants={1: dense_half, 2: dense_quarter})
     mlir = ar.inject_annotations(mlir, "dense", {"decision_tree": knob})
     manager = ar.MLIRConfigManager()
-    exact_config = {p.name: (0 if p.param_type == "decision" else p.current)
-                    for p in manager.parse_annotations(mlir).values()}
+    exact_config = manager.exact_config(mlir)
 
     def build(config):
         vmfb = ar.compile_to_iree(ar.compile(manager.apply_config(mlir, config)),
