@@ -336,6 +336,9 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(BENCH, "results"))
+    p.add_argument("--work", metavar="DIR",
+                   help="keep the builds, references and results stores (<kernel>/<mode>.db) "
+                        "in DIR (default: a temporary directory, removed at the end)")
     args = p.parse_args()
     args.results = os.path.abspath(args.results)
     if args.max_evals < 1 or args.repetitions < 1 or args.time_budget < 0:
@@ -349,7 +352,7 @@ def main():
     for t, path in tools.items():
         if not os.access(path, os.X_OK):
             sys.exit(f"kernels.py: error: {t} not found at {path} (build first: scripts/build.sh)")
-    work = tempfile.mkdtemp(prefix="approx-kernels-")
+    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="approx-kernels-")
     try:
         for name in args.kernels or list(KERNELS):
             s = Kernel(name, args, tools, work).run_all()
@@ -359,7 +362,8 @@ def main():
         with open(os.path.join(args.results, "summary.md"), "w") as f:
             f.write(summary_md(args.results))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,14 +1,16 @@
 """Checks a kernels.py result directory: summary.json has the issue's shape
 with sane values, every output file is there, and the dynamic run (started
-from the static frontier) keeps the static best.
+from the static frontier) measured the static frontier's points. Nothing here
+compares timings: those belong to the benchmarks, not to the test suite.
 
-usage: check_summary.py RESULTS_DIR KERNEL"""
+usage: check_summary.py RESULTS_DIR WORK_DIR KERNEL"""
 import csv
 import json
 import os
+import sqlite3
 import sys
 
-results, kernel = sys.argv[1], sys.argv[2]
+results, work, kernel = sys.argv[1:4]
 with open(os.path.join(results, kernel, "summary.json")) as f:
     s = json.load(f)
 assert s["kernel"] == kernel and s["size"] == "tiny", s
@@ -26,7 +28,7 @@ for mode in ("static", "dynamic"):
         assert os.path.exists(os.path.join(results, kernel, mode, name)), (mode, name)
     assert s["tuning"][mode]["evaluations"] >= 1
 assert s["config_space"]["dynamic"] > s["config_space"]["static"]
-assert 0.5 < s["exact_vs_clang_O3"] < 2, s["exact_vs_clang_O3"]
+assert s["exact_vs_clang_O3"] > 0, s["exact_vs_clang_O3"]
 assert s["compile_time_s"] > 0 and s["tuning_time_s"] > 0
 assert s["evaluations"] == sum(s["tuning"][m]["evaluations"] for m in ("static", "dynamic"))
 assert s["exact_output_equals_clang"] is True
@@ -42,11 +44,17 @@ static_points = [c for c in static_points
 with open(os.path.join(results, kernel, "dynamic", "summary.json")) as f:
     dyn = json.load(f)
 assert dyn["evaluations"] >= len(static_points)
-best_static = max(s["frontier"]["static"], key=lambda p: p["speedup"] if p["qos"] >= 0.91 else 0)
-best_dynamic = max(s["frontier"]["dynamic"], key=lambda p: p["speedup"] if p["qos"] >= 0.91 else 0)
-# Starting from the static frontier, the dynamic search keeps at least its
-# best tuning-set point (up to timing noise of the two measurements).
-assert best_dynamic["qos"] >= 0.91 and best_dynamic["speedup"] >= 0.5 * best_static["speedup"], (
-    best_static, best_dynamic)
-print(f"{kernel} tiny: summary.json complete; dynamic keeps the static best; exact output "
-      "equals clang -O3")
+# Every approximate static frontier point was measured by the dynamic run (as
+# a decision tree whose decisions are equal; its thresholds then select
+# nothing), so the dynamic frontier can only keep or improve on it.
+db = sqlite3.connect(os.path.join(work, kernel, "dynamic.db"))
+measured = []
+for (config,) in db.execute("select config from evaluations where input_set = 'tuning'"):
+    pairs = dict(kv.split("=") for kv in config.split(","))
+    measured.append({p: int(v) for p, v in pairs.items() if "_threshold_" not in p})
+for point in static_points:
+    wanted = {p: v for p, v in point.items() if "_threshold_" not in p}
+    assert any(all(m.get(p) == v for p, v in wanted.items()) for m in measured), (
+        "static frontier point not measured by the dynamic run", point)
+print(f"{kernel} tiny: summary.json complete; the dynamic run measured the static frontier; "
+      "exact output equals clang -O3")
