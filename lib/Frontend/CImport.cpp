@@ -2,6 +2,7 @@
 #include "approx/Frontend/CImport.h"
 
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Support/BoundedRead.h"
@@ -555,6 +556,8 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   }
   if (!ok)
     return nullptr;
+  if (options.widenBounds)
+    widenAnnotationBounds(*module);
   // Annotation errors (lengths, order, bounds, signatures) are reported at
   // the comment, before any pass sees the module.
   if (failed(verify(*module)))

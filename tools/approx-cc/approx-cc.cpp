@@ -79,6 +79,12 @@ cl::opt<bool> runtimeTable(
     cl::desc("Read knob parameters from the runtime table (APPROX_CONFIG, C "
              "API) instead of baking them in"),
     cl::cat(toolCategory));
+cl::opt<bool> widenBounds(
+    "approx-widen-bounds",
+    cl::desc("Accept annotation values outside their own bounds (files "
+             "written for the seed prototype): a warning per value, and the "
+             "bounds or decision_values widened to include it"),
+    cl::cat(toolCategory));
 cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
                     cl::cat(toolCategory));
 cl::opt<std::string> clangPath("clang",
@@ -109,6 +115,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   approx::CImportOptions importOptions;
   importOptions.clangPath = clangPath;
   importOptions.annotate = emit != "mlir";
+  importOptions.widenBounds = widenBounds;
   for (const std::string &d : includeDirs)
     importOptions.clangArgs.push_back("-I" + d);
   for (const std::string &d : defines)

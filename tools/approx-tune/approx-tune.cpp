@@ -17,12 +17,14 @@
 #include "approx/Tuner/Store.h"
 #include "approx/Support/CrashGuard.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
+#include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "../common/InputFile.h"
 #include "../common/OutputFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -59,6 +61,12 @@ cl::list<std::string> includeDirs("I", cl::Prefix,
 cl::list<std::string> defines("D", cl::Prefix, cl::desc("Macro (C/C++)"),
                               cl::value_desc("name[=value]"),
                               cl::cat(spaceCat));
+cl::opt<bool> widenBounds(
+    "approx-widen-bounds",
+    cl::desc("Accept annotation values outside their own bounds (files "
+             "written for the seed prototype): a warning per value, and the "
+             "bounds or decision_values widened to include it"),
+    cl::cat(spaceCat));
 cl::opt<std::string> clangPath("clang", cl::desc("clang for C/C++ spaces"),
                                cl::init(APPROX_DEFAULT_CLANG),
                                cl::cat(spaceCat));
@@ -527,9 +535,16 @@ int main(int argc, char **argv) {
     if (approx::reportSourceProblems(sourceMgr, errs()))
       return 1;
     if (!approx::runGuarded("approx-tune", "parsing '" + spaceFile + "'", [&] {
-          module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+          // Widening happens between parsing and verification.
+          module = mlir::parseSourceFile<mlir::ModuleOp>(
+              sourceMgr, mlir::ParserConfig(&ctx, !widenBounds));
         }))
       return 1;
+    if (module && widenBounds) {
+      approx::widenAnnotationBounds(*module);
+      if (failed(mlir::verify(*module)))
+        return 1;
+    }
   } else {
     approx::CImportOptions options;
     options.clangPath = clangPath;
@@ -537,6 +552,7 @@ int main(int argc, char **argv) {
       options.clangArgs.push_back("-I" + d);
     for (const std::string &d : defines)
       options.clangArgs.push_back("-D" + d);
+    options.widenBounds = widenBounds;
     module = approx::importCSource(ctx, spaceFile, options);
   }
   if (!module)

@@ -19,6 +19,11 @@ struct CImportOptions {
   /// Attach the file's `// @approx:` annotations as approx.util.annotation
   /// ops.
   bool annotate = true;
+  /// Accept annotation values outside their own bounds (a threshold outside
+  /// [thresholds_lower, thresholds_upper], a decision or knob_val missing
+  /// from decision_values) with a located warning each, widening the bounds
+  /// to include them (Dialect/Approx/IR/WidenBounds.h); an error otherwise.
+  bool widenBounds = false;
 };
 
 /// Compiles one C or C++ file with Clang in process to LLVM IR (the -O1
