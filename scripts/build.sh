@@ -21,6 +21,12 @@ elif ! grep -qxF "APPROX_LLAMA_ROOT:PATH=$APPROX_LLAMA_ROOT" "$build/CMakeCache.
     ! grep -qxE "Python_EXECUTABLE:(FILE)?PATH=$python" "$build/CMakeCache.txt"; then
   cmake "$build" -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT" -DPython_EXECUTABLE:FILEPATH="$python"
 fi
+# The environment is shared by every checkout on this machine: an editable
+# install of another checkout (or of a removed one) would be what the stub
+# generator imports as approx_runtime, so it goes first.
+if compgen -G "$APPROX_VENV/lib/python3.11/site-packages/approx_runtime-*.dist-info" > /dev/null; then
+  "$python" -m pip uninstall --disable-pip-version-check -q -y approx-runtime >&2
+fi
 ninja -C "$build"
 # The Python API, editable, over this build (pyproject.toml; the extension
 # is already built, so this is a CMake reconfigure and an install).
