@@ -1,10 +1,12 @@
 //===- Search.cpp - searching a configuration space -----------------------===//
 #include "approx/Tuner/Search.h"
+#include "Compose.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -151,6 +153,18 @@ public:
       x.push_back((double(idx) + 0.5) / double(std::max<size_t>(1, ch.values.size())));
     }
     return x;
+  }
+
+  /// The interval threshold `i` of tree `k` can move in, given the other
+  /// thresholds of `c`: above its lower neighbour and its bound, below its
+  /// upper neighbour and its bound.
+  std::pair<int64_t, int64_t> thresholdRange(const KnobParams &k, size_t i,
+                                             const Config &c) const {
+    int64_t lo = lowerLimit(k, i, c);
+    int64_t hi = space.params[k.thresholds[i]].upper;
+    if (i + 1 < k.thresholds.size())
+      hi = std::min(hi, c.at(space.params[k.thresholds[i + 1]].name) - 1);
+    return {lo, std::max(lo, hi)};
   }
 
   /// Every configuration, in a fixed order.
@@ -528,6 +542,122 @@ private:
   bool pending = false;
 };
 
+/// Each knob's values from exact to most aggressive: 0 first, then the
+/// values measured alone in ascending speed-up (the knob profile), then
+/// values not measured, in their own order.
+using ValueOrder = std::vector<std::vector<int64_t>>;
+
+/// Local search in the knobs' own terms, around the best point (or a
+/// frontier point): one knob at a time (sometimes two, trading QoS between
+/// them), a decision or knob value one step more or less aggressive, or a
+/// threshold moved, so that a point stays near the feasible region it
+/// starts from. The unit-cube techniques above move every parameter and
+/// mostly land far from it when the feasible region is narrow.
+class KnobLocal : public Technique {
+public:
+  KnobLocal(const Space &space, const Encoding &encoding, bool dynamic,
+            const ValueOrder &order)
+      : space(space), encoding(encoding), dynamic(dynamic), order(order) {
+    for (size_t k = 0; k < space.knobs.size(); ++k)
+      if (tunable(space.knobs[k]))
+        knobs.push_back(k);
+  }
+  const char *name() const override { return "knob-local"; }
+
+  bool propose(Rng &rng, const Archive &archive, Point &x,
+               long &tag) override {
+    if (archive.best < 0 || knobs.empty())
+      return false;
+    tag = 0;
+    size_t parent = size_t(archive.best);
+    if (!archive.frontier.empty() && rng.uniform() < 0.3)
+      parent = archive.frontier[rng.below(archive.frontier.size())];
+    Config c = encoding.decode(archive.entries[parent].x);
+    size_t first = knobs[rng.below(knobs.size())];
+    move(rng, first, c);
+    if (knobs.size() > 1 && rng.uniform() < 0.25) {
+      size_t second;
+      do
+        second = knobs[rng.below(knobs.size())];
+      while (second == first);
+      move(rng, second, c);
+    }
+    x = encoding.encode(c);
+    return true;
+  }
+  void observe(long, const Point &, double) override {}
+
+private:
+  bool tunable(const KnobParams &k) const {
+    const std::vector<size_t> &ps =
+        k.decisionTree ? k.decisions : std::vector<size_t>{k.knobVal};
+    return (!ps.empty() && space.params[ps.front()].values.size() > 1) ||
+           (dynamic && k.decisionTree && !k.thresholds.empty());
+  }
+
+  /// `v` one step along the knob's value order (up or down at random; the
+  /// other way at an end), or a random value now and then.
+  int64_t step(Rng &rng, size_t k, int64_t v) const {
+    const std::vector<int64_t> &values = order[k];
+    if (values.size() < 2)
+      return v;
+    if (rng.uniform() < 0.15)
+      return values[rng.below(values.size())];
+    auto it = std::find(values.begin(), values.end(), v);
+    if (it == values.end())
+      return values.front();
+    size_t i = size_t(it - values.begin());
+    bool up = rng.uniform() < 0.5;
+    if (i == 0)
+      up = true;
+    if (i + 1 == values.size())
+      up = false;
+    return values[up ? i + 1 : i - 1];
+  }
+
+  void move(Rng &rng, size_t knob, Config &c) const {
+    const KnobParams &k = space.knobs[knob];
+    auto set = [&](size_t p, int64_t v) { c[space.params[p].name] = v; };
+    auto get = [&](size_t p) { return c.at(space.params[p].name); };
+    if (!k.decisionTree) {
+      set(k.knobVal, step(rng, knob, get(k.knobVal)));
+      return;
+    }
+    if (!dynamic) { // a static tree: every decision the same
+      int64_t v = step(rng, knob, get(k.decisions.front()));
+      for (size_t p : k.decisions)
+        set(p, v);
+      return;
+    }
+    double r = rng.uniform();
+    bool decision = k.thresholds.empty() || r < 0.45 || r >= 0.8;
+    bool threshold = !k.thresholds.empty() && r >= 0.45;
+    if (decision) {
+      size_t p = k.decisions[rng.below(k.decisions.size())];
+      if (space.params[p].values.size() > 1)
+        set(p, step(rng, knob, get(p)));
+    }
+    if (threshold) {
+      size_t i = rng.below(k.thresholds.size());
+      const TunableParam &p = space.params[k.thresholds[i]];
+      auto [lo, hi] = encoding.thresholdRange(k, i, c);
+      int64_t v;
+      if (rng.uniform() < 0.5)
+        v = lo + int64_t(rng.below(size_t(hi - lo + 1)));
+      else
+        v = c.at(p.name) +
+            int64_t(std::llround(rng.normal() * 0.1 * double(p.upper - p.lower)));
+      c[p.name] = std::clamp(v, lo, hi);
+    }
+  }
+
+  const Space &space;
+  const Encoding &encoding;
+  bool dynamic;
+  const ValueOrder &order;
+  std::vector<size_t> knobs; // those with something to move
+};
+
 /// Chooses the technique for the next point by upper confidence bound over
 /// a sliding window of credits (1 when a point improved the best score or
 /// joined the feasible frontier), as OpenTuner's AUC bandit does.
@@ -594,12 +724,19 @@ public:
          const TuneOptions &options)
       : space(space), evaluate(evaluate), options(options),
         encoding(space, options.dynamic), rng(options.seed),
-        bandit(4), start(std::chrono::steady_clock::now()) {
+        bandit(5), start(std::chrono::steady_clock::now()) {
     size_t d = std::max<size_t>(1, encoding.dimensions());
+    for (const KnobParams &k : space.knobs) {
+      std::vector<int64_t> values = knobValues(k);
+      values.insert(values.begin(), 0);
+      valueOrder.push_back(std::move(values));
+    }
     techniques.push_back(std::make_unique<DifferentialEvolution>(d));
     techniques.push_back(std::make_unique<NelderMead>(d));
     techniques.push_back(std::make_unique<GreedyMutation>(d));
     techniques.push_back(std::make_unique<RandomSearch>(d));
+    techniques.push_back(std::make_unique<KnobLocal>(space, encoding,
+                                                     options.dynamic, valueOrder));
     for (const Evaluation &e : options.prior)
       prior[key(e.config)].push_back(e);
   }
@@ -659,6 +796,15 @@ private:
 
   /// The given starting configurations, in batches of `workers`.
   void measureStart() {
+    std::vector<Config> configs;
+    for (const Config &given : options.start)
+      configs.push_back(space.complete(given)); // as decoded points are
+    measureAll(configs, "start");
+  }
+
+  /// Measures `configs` not measured before, in order and in batches of
+  /// `workers`, while the budget lasts.
+  void measureAll(const std::vector<Config> &configs, const char *technique) {
     std::vector<Pending> batch;
     std::set<std::string> inBatch;
     auto flush = [&] {
@@ -667,14 +813,13 @@ private:
       batch.clear();
       inBatch.clear();
     };
-    for (const Config &given : options.start) {
-      Config c = space.complete(given); // as decoded points are
+    for (const Config &c : configs) {
       std::string k = key(c);
       if (seen.count(k) || inBatch.count(k))
         continue;
       if (!budgetLeft())
         break;
-      Pending p{c, "start", {}};
+      Pending p{c, technique, {}};
       p.askers.push_back({-1, 0, encoding.encode(c)});
       batch.push_back(std::move(p));
       inBatch.insert(k);
@@ -683,6 +828,350 @@ private:
         flush();
     }
     flush();
+  }
+
+  /// The values a knob can take other than 0 (a tree's decisions share
+  /// their values).
+  std::vector<int64_t> knobValues(const KnobParams &k) const {
+    size_t p = k.decisionTree ? (k.decisions.empty() ? SIZE_MAX : k.decisions.front())
+                              : k.knobVal;
+    std::vector<int64_t> values;
+    if (p != SIZE_MAX)
+      for (int64_t v : space.params[p].values)
+        if (v != 0)
+          values.push_back(v);
+    return values;
+  }
+
+  /// The settings of knob `k` at value `v` (every decision of a tree).
+  std::map<std::string, int64_t> knobAt(const KnobParams &k, int64_t v) const {
+    std::map<std::string, int64_t> s;
+    if (!k.decisionTree)
+      s[space.params[k.knobVal].name] = v;
+    for (size_t p : k.decisions)
+      s[space.params[p].name] = v;
+    return s;
+  }
+
+  static Config merged(Config c, const std::map<std::string, int64_t> &s) {
+    for (const auto &[name, value] : s)
+      c[name] = value;
+    return c;
+  }
+
+  /// (time ratio, loss) of a measured configuration, if it succeeded.
+  std::optional<std::pair<double, double>> effect(const Config &c) const {
+    auto it = seen.find(key(c));
+    if (it == seen.end() || !result.evaluations[it->second].result.ok())
+      return std::nullopt;
+    const Measurement &m = result.evaluations[it->second].result;
+    return std::make_pair(m.time / baseTime,
+                          std::max(0.0, result.evaluations[0].result.qos - m.qos));
+  }
+
+  /// Each knob alone at each of its values, the others exact. Orders each
+  /// knob's values by the speed-up measured, and gives the composer its
+  /// options. (Planned without regard to the budget, as every phase: a
+  /// run's evaluations are a prefix of the same sequence whatever its
+  /// budget, so a run extended or resumed is the run never stopped.)
+  void profileKnobs() {
+    std::vector<std::vector<int64_t>> probe;
+    for (const KnobParams &k : space.knobs)
+      probe.push_back(knobValues(k));
+    Config exact = exactConfig(space);
+    std::vector<Config> configs;
+    for (size_t k = 0; k < space.knobs.size(); ++k)
+      for (int64_t v : probe[k])
+        configs.push_back(merged(exact, knobAt(space.knobs[k], v)));
+    measureAll(configs, "knob-profile");
+
+    composer.options.assign(space.knobs.size(), {KnobOption{}});
+    staticOptions = composer.options;
+    staticEffect.assign(space.knobs.size(), {});
+    for (size_t k = 0; k < space.knobs.size(); ++k) {
+      std::vector<KnobOption> measured;
+      std::vector<int64_t> values;
+      for (int64_t v : probe[k]) {
+        auto e = effect(merged(exact, knobAt(space.knobs[k], v)));
+        if (!e)
+          continue; // failed, or the budget ran out
+        measured.push_back({knobAt(space.knobs[k], v), e->first, e->second});
+        values.push_back(v);
+        staticEffect[k][v] = *e;
+      }
+      // Exact first, then ascending speed-up, then values not measured.
+      std::vector<size_t> idx(values.size());
+      for (size_t i = 0; i < idx.size(); ++i)
+        idx[i] = i;
+      std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+        return measured[a].timeRatio > measured[b].timeRatio;
+      });
+      std::vector<int64_t> order{0};
+      for (size_t i : idx)
+        order.push_back(values[i]);
+      for (int64_t v : knobValues(space.knobs[k]))
+        if (std::find(order.begin(), order.end(), v) == order.end())
+          order.push_back(v);
+      valueOrder[k] = order;
+      measured.insert(measured.begin(), KnobOption{});
+      staticOptions[k] = paretoOptions(std::move(measured), kMaxOptions);
+      composer.options[k] = staticOptions[k];
+    }
+  }
+
+  /// The thresholds and decisions of tree `k` that give the states below
+  /// `cuts[0]` decision `groups[0]`, those in [cuts[i-1], cuts[i]) decision
+  /// `groups[i]`, those from the last cut on the last decision: the cuts
+  /// are thresholds, and the thresholds left over sit where they split no
+  /// group with two decisions (packed at the top or the bottom of the
+  /// range, or right after a cut). None when the bounds allow no such
+  /// placement.
+  std::optional<std::map<std::string, int64_t>>
+  treeSettings(const KnobParams &k, const std::vector<int64_t> &cuts,
+               const std::vector<int64_t> &groups) const {
+    size_t n = k.thresholds.size(), fill = n - std::min(n, cuts.size());
+    if (cuts.size() > n)
+      return std::nullopt;
+    const TunableParam &first = space.params[k.thresholds.front()];
+    const TunableParam &last = space.params[k.thresholds.back()];
+    std::vector<std::vector<int64_t>> fillers;
+    std::vector<int64_t> top, bottom;
+    for (size_t i = 0; i < fill; ++i) {
+      top.push_back(last.upper - int64_t(fill - 1 - i));
+      bottom.push_back(first.lower + int64_t(i));
+    }
+    fillers.push_back(top);
+    fillers.push_back(bottom);
+    for (int64_t c : cuts) {
+      std::vector<int64_t> after;
+      for (size_t i = 0; i < fill; ++i)
+        after.push_back(c + 1 + int64_t(i));
+      fillers.push_back(after);
+    }
+    for (const std::vector<int64_t> &f : fillers) {
+      std::vector<int64_t> ts = cuts;
+      ts.insert(ts.end(), f.begin(), f.end());
+      std::sort(ts.begin(), ts.end());
+      bool ok = std::adjacent_find(ts.begin(), ts.end()) == ts.end();
+      for (size_t i = 0; ok && i < n; ++i)
+        ok = ts[i] >= space.params[k.thresholds[i]].lower &&
+             ts[i] <= space.params[k.thresholds[i]].upper;
+      if (!ok)
+        continue;
+      std::map<std::string, int64_t> s;
+      for (size_t i = 0; i < n; ++i)
+        s[space.params[k.thresholds[i]].name] = ts[i];
+      for (size_t j = 0; j <= n; ++j) {
+        // Group j holds the states from threshold j-1 on.
+        size_t g = j == 0 ? 0
+                          : size_t(std::upper_bound(cuts.begin(), cuts.end(),
+                                                    ts[j - 1]) -
+                                   cuts.begin());
+        s[space.params[k.decisions[j]].name] = groups[g];
+      }
+      return s;
+    }
+    return std::nullopt;
+  }
+
+  /// The state profile of each decision tree (dynamic search), at a level
+  /// of detail: the tree with its states below a cut at its most aggressive
+  /// value and the others exact, for 2^(level+1) - 1 cuts evenly over the
+  /// thresholds' range (each level adds the midpoints of the one before).
+  /// Differences of these measurements estimate what each range of states
+  /// contributes, other values scaled by their own effect, so trees that
+  /// approximate where it costs little can be predicted and composed; each
+  /// tree's predicted frontier becomes the composer's options for its knob.
+  /// False when the level adds nothing.
+  bool profileStates(int level) {
+    if (!options.dynamic || composer.options.empty())
+      return false;
+    Config exact = exactConfig(space);
+    struct Plan {
+      std::vector<int64_t> cuts, values;
+    };
+    std::vector<Plan> plans(space.knobs.size());
+    int64_t cutCount = (int64_t(1) << (level + 1)) - 1;
+    std::vector<Config> configs;
+    bool added = false;
+    for (size_t k = 0; k < space.knobs.size(); ++k) {
+      const KnobParams &knob = space.knobs[k];
+      if (!knob.decisionTree || knob.thresholds.empty())
+        continue;
+      // The value to split: the most aggressive one (too lossy for every
+      // state, it may pay on the states that tolerate it).
+      std::optional<std::pair<double, int64_t>> fastest;
+      for (const auto &[v, e] : staticEffect[k])
+        if (e.first < 1 && (!fastest || e.first < fastest->first))
+          fastest = std::make_pair(e.first, v);
+      if (!fastest)
+        continue;
+      Plan &plan = plans[k];
+      plan.values.push_back(fastest->second);
+      int64_t lo = space.params[knob.thresholds.front()].lower;
+      int64_t hi = space.params[knob.thresholds.back()].upper;
+      for (int64_t i = 1; i <= cutCount; ++i) {
+        int64_t c = lo + (hi - lo) * i / (cutCount + 1);
+        if (c > lo && (plan.cuts.empty() || c > plan.cuts.back()))
+          plan.cuts.push_back(c);
+      }
+      for (int64_t v : plan.values)
+        for (int64_t c : plan.cuts)
+          if (auto st = treeSettings(knob, {c}, {v, 0})) {
+            Config cfg = merged(exact, *st);
+            added |= !seen.count(key(cfg));
+            configs.push_back(cfg);
+          }
+    }
+    if (!added)
+      return false;
+    measureAll(configs, "state-profile");
+
+    for (size_t k = 0; k < space.knobs.size(); ++k) {
+      const Plan &plan = plans[k];
+      const KnobParams &knob = space.knobs[k];
+      if (plan.values.empty())
+        continue;
+      // Cumulative effect F_v(c) of approximating the states below c at v:
+      // (saving, loss), from 0 below every state to the knob alone at v.
+      size_t G = plan.cuts.size() + 1;
+      std::map<int64_t, std::vector<std::pair<double, double>>> interval;
+      for (int64_t v : plan.values) {
+        std::vector<std::pair<double, double>> F{{0.0, 0.0}};
+        bool complete = true;
+        for (int64_t c : plan.cuts) {
+          auto s = treeSettings(knob, {c}, {v, 0});
+          auto e = s ? effect(merged(exact, *s)) : std::nullopt;
+          if (!e) {
+            complete = false;
+            break;
+          }
+          F.push_back({1 - e->first, e->second});
+        }
+        auto all = staticEffect[k].find(v);
+        if (!complete || all == staticEffect[k].end())
+          continue;
+        F.push_back({1 - all->second.first, all->second.second});
+        std::vector<std::pair<double, double>> per(G);
+        for (size_t g = 0; g < G; ++g)
+          per[g] = {F[g + 1].first - F[g].first, F[g + 1].second - F[g].second};
+        interval[v] = per;
+      }
+      if (interval.empty())
+        continue;
+      // The other values, by proportion: a value's saving and loss spread
+      // over the states as the measured value's do (which states run
+      // often, and which tolerate approximation, hardly depend on the
+      // value), scaled to the value's own effect on every state.
+      auto [refValue, refPer] = *interval.begin();
+      const std::pair<double, double> &ref = staticEffect[k][refValue];
+      for (const auto &[u, e] : staticEffect[k]) {
+        if (interval.count(u) || e.first >= 1)
+          continue;
+        double sScale = (1 - ref.first) > 1e-12 ? (1 - e.first) / (1 - ref.first) : 0;
+        double lScale = ref.second > 1e-12 ? e.second / ref.second : 0;
+        std::vector<std::pair<double, double>> per(G);
+        for (size_t g = 0; g < G; ++g)
+          per[g] = {refPer[g].first * sScale,
+                    ref.second > 1e-12 ? refPer[g].second * lScale
+                                       : e.second / double(G)};
+        interval[u] = per;
+      }
+      // Every tree the thresholds can express on this grid: up to n of the
+      // cuts, a value (or exact) per segment, neighbours different.
+      std::vector<int64_t> choices{0};
+      for (const auto &[v, per] : interval)
+        choices.push_back(v);
+      std::vector<KnobOption> candidates = staticOptions[k];
+      size_t n = std::min(knob.thresholds.size(), G - 1);
+      std::vector<size_t> at; // indices of the chosen cuts
+      std::function<void(size_t)> chooseCuts = [&](size_t from) {
+        if (!at.empty()) {
+          // Segments: [0, at[0]], (at[0], at[1]], ... in interval indices.
+          size_t segments = at.size() + 1;
+          std::vector<size_t> digit(segments, 0);
+          while (true) {
+            bool distinct = true;
+            for (size_t i = 1; i < segments; ++i)
+              distinct &= digit[i] != digit[i - 1];
+            if (distinct) {
+              std::vector<int64_t> cuts, groups;
+              double saving = 0, loss = 0;
+              for (size_t seg = 0; seg < segments; ++seg) {
+                groups.push_back(choices[digit[seg]]);
+                size_t begin = seg == 0 ? 0 : at[seg - 1] + 1;
+                size_t end = seg == at.size() ? G : at[seg] + 1;
+                if (seg > 0)
+                  cuts.push_back(plan.cuts[at[seg - 1]]);
+                if (int64_t v = choices[digit[seg]])
+                  for (size_t g = begin; g < end; ++g) {
+                    saving += interval[v][g].first;
+                    loss += interval[v][g].second;
+                  }
+              }
+              if (auto st = treeSettings(knob, cuts, groups))
+                candidates.push_back({*st, std::max(0.01, 1 - saving),
+                                      std::max(0.0, loss)});
+            }
+            size_t i = 0;
+            while (i < segments && ++digit[i] == choices.size())
+              digit[i++] = 0;
+            if (i == segments)
+              break;
+          }
+        }
+        if (at.size() == n)
+          return;
+        for (size_t c = from; c + 1 < G; ++c) {
+          at.push_back(c);
+          chooseCuts(c + 1);
+          at.pop_back();
+        }
+      };
+      chooseCuts(0);
+      composer.options[k] = paretoOptions(std::move(candidates), kMaxOptions);
+    }
+    return true;
+  }
+
+  /// Joint configurations the knob profiles predict fastest within the
+  /// bound (Compose.h), measured one at a time; each measurement corrects
+  /// the model's loss scale (knobs whose losses amplify each other).
+  void composeKnobs() {
+    if (composer.options.empty())
+      return;
+    const Measurement &base = result.evaluations[0].result;
+    double allowed = base.qos - options.qosMin;
+    if (allowed <= 0)
+      return;
+    Config exact = exactConfig(space);
+    std::set<std::vector<size_t>> exclude;
+    size_t measured = 0, rounds = space.knobs.size() + 3;
+    for (size_t tries = 0; measured < rounds && tries < 1000 && budgetLeft();
+         ++tries) {
+      std::vector<size_t> pick = composer.best(allowed, exclude);
+      if (pick.empty())
+        return;
+      exclude.insert(pick);
+      Config c = exact;
+      for (size_t k = 0; k < pick.size(); ++k)
+        c = merged(c, composer.options[k][pick[k]].settings);
+      if (seen.count(key(c)))
+        continue; // one knob alone: measured by a profile
+      Pending p{c, "compose", {}};
+      p.askers.push_back({-1, 0, encoding.encode(c)});
+      measure({p}, true);
+      ++measured;
+      const Measurement &m = result.evaluations.back().result;
+      double predicted = composer.predictLoss(pick) / composer.lossScale;
+      if (!m.ok() || predicted <= 1e-12)
+        continue;
+      double observed = std::clamp(std::max(0.0, base.qos - m.qos) / predicted,
+                                   0.25, 10.0);
+      composer.lossScale = m.qos >= options.qosMin
+                               ? observed
+                               : std::max(observed, composer.lossScale * 1.05);
+    }
   }
 
   /// Every configuration once. Under a time budget the order is shuffled
@@ -720,6 +1209,11 @@ private:
       p.askers.push_back({-1, 0, encoding.encode(defaults)});
       measure({p}, true);
     }
+    profileKnobs();
+    composeKnobs();
+    for (int level = 1; level <= kStateLevels && budgetLeft(); ++level)
+      if (profileStates(level))
+        composeKnobs();
     size_t duplicates = 0;
     while (budgetLeft()) {
       std::vector<Pending> batch;
@@ -904,6 +1398,13 @@ private:
   TuneResult result;
   std::chrono::steady_clock::time_point start;
   double baseTime = 1;
+  ValueOrder valueOrder;  // per knob, exact to most aggressive
+  Composer composer;
+  // Per knob: value -> (time ratio, loss) of the knob alone at it.
+  std::vector<std::map<int64_t, std::pair<double, double>>> staticEffect;
+  static constexpr size_t kMaxOptions = 24;
+  static constexpr int kStateLevels = 4; // up to 31 cuts
+  std::vector<std::vector<KnobOption>> staticOptions; // per knob
   std::vector<size_t> frontier; // indices into result.evaluations
   size_t counted = 0;
 };
