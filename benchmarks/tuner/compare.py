@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""approx-tune against OpenTuner on synthetic spaces with known optima.
+
+For each space kind (spaces.py: 'easy', 'hard') and seed 1..N, the space
+instance generated from the seed is tuned by approx-tune's search (the
+library, in process through approx_runtime.tune, seeded with the seed; one
+run per budget) and by OpenTuner 0.8.8 driven as the seed's runtime drives
+it (ot_driver.py, in OpenTuner's own environment; one run of the largest
+budget, read at every budget: its search does not depend on the budget).
+Each budget counts distinct configurations measured. The result of a run
+at a budget is the ratio of the fastest configuration meeting the QoS bound
+to the optimum (1.0 = optimal; the exact configuration, always feasible,
+counts for both). Printed and written as a table: median and worst ratio
+per budget, and a one-sided Wilcoxon signed-rank test over the seeds
+(paired: both tuners see the same instances) of approx-tune being closer.
+
+usage: compare.py [--kinds easy,hard] [--seeds 10] [--budgets 50,100,200,400,1000]
+                  --opentuner-python PY [--out DIR]
+(benchmarks/tuner/run.sh sets up OpenTuner's environment and calls this.)
+"""
+import argparse
+import itertools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import spaces  # noqa: E402
+
+
+def log(msg):
+    print(f"compare: {msg}", file=sys.stderr, flush=True)
+
+
+def best_ratio(trace, budget, qos_min, optimum):
+    feasible = [t for t, q in trace[:budget] if q >= qos_min]
+    return min([1.0] + feasible) / optimum
+
+
+def run_approx_tune(space, seed, budget):
+    import approx_runtime as ar
+    trace = []
+
+    def evaluate(config):
+        t, q = space.evaluate(config)
+        trace.append((t, q))
+        return t, q
+
+    ar.tune(space.mlir(), evaluate, accuracy_threshold=space.qos_min, time_budget=0,
+            database=None, max_evals=budget, seed=seed, progress=False)
+    # The baseline (exact configuration) is measured first and not counted.
+    return trace[1:]
+
+
+def run_opentuner(python, kind, seed, budget):
+    # In a directory of its own: OpenTuner writes opentuner.log where it runs.
+    with tempfile.TemporaryDirectory(prefix="opentuner-") as cwd:
+        out = subprocess.run([python, os.path.join(HERE, "ot_driver.py"), kind, str(seed),
+                              str(seed), str(budget)], check=True, capture_output=True,
+                             text=True, cwd=cwd)
+    trace = []
+    for line in out.stdout.splitlines():
+        r = json.loads(line)
+        trace.append((r["time"], r["qos"]))
+    return trace
+
+
+def wilcoxon_greater(diffs):
+    """One-sided exact p-value of the Wilcoxon signed-rank test that the
+    differences are positive (zeros dropped; average ranks for ties)."""
+    d = [x for x in diffs if abs(x) > 1e-12]
+    n = len(d)
+    if n == 0:
+        return 1.0
+    order = sorted(range(n), key=lambda i: abs(d[i]))
+    ranks = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and abs(abs(d[order[j + 1]]) - abs(d[order[i]])) < 1e-12:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    w = sum(r for r, x in zip(ranks, d) if x > 0)
+    if n <= 16:
+        count = sum(1 for signs in itertools.product((0, 1), repeat=n)
+                    if sum(r for r, s in zip(ranks, signs) if s) >= w - 1e-9)
+        return count / 2 ** n
+    mean, sd = n * (n + 1) / 4, (n * (n + 1) * (2 * n + 1) / 24) ** 0.5
+    z = (w - mean - 0.5) / sd
+    return 0.5 * (1 - __import__("math").erf(z / 2 ** 0.5))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kinds", default="easy,hard")
+    p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--budgets", default="50,100,200,400,1000")
+    p.add_argument("--opentuner-python", required=True,
+                   help="python of an environment with OpenTuner 0.8.8 (run.sh makes one)")
+    p.add_argument("--out", help="write compare.md and compare.json here")
+    args = p.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    results = {}
+    started = time.time()
+    for kind in args.kinds.split(","):
+        rows = {"approx-tune": {b: [] for b in budgets}, "opentuner": {b: [] for b in budgets}}
+        optima = []
+        for seed in range(1, args.seeds + 1):
+            space = spaces.generate(kind, seed)
+            optimum, _ = space.optimum()
+            optima.append(optimum)
+            for b in budgets:
+                trace = run_approx_tune(spaces.generate(kind, seed), seed, b)
+                rows["approx-tune"][b].append(best_ratio(trace, b, space.qos_min, optimum))
+            trace = run_opentuner(args.opentuner_python, kind, seed, max(budgets))
+            for b in budgets:
+                rows["opentuner"][b].append(best_ratio(trace, b, space.qos_min, optimum))
+            log(f"{kind} seed {seed}: approx-tune "
+                + " ".join(f"{rows['approx-tune'][b][-1]:.3f}" for b in budgets)
+                + " | opentuner " + " ".join(f"{rows['opentuner'][b][-1]:.3f}" for b in budgets)
+                + f" ({time.time() - started:.0f} s)")
+        results[kind] = {"optima": optima, "ratios": {t: {str(b): v for b, v in r.items()}
+                                                      for t, r in rows.items()}}
+    md = table(results, budgets, args)
+    print(md)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "compare.md"), "w") as f:
+            f.write(md)
+        with open(os.path.join(args.out, "compare.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+def table(results, budgets, args):
+    out = ["# approx-tune vs OpenTuner on synthetic spaces with known optima", "",
+           f"Ratio of the best configuration meeting the QoS bound to the optimum (1.000 = "
+           f"optimal), over seeds 1..{args.seeds} (each seed its own space instance and tuner "
+           "seed); budgets count distinct configurations measured. p: one-sided Wilcoxon "
+           "signed-rank test (paired by seed) that approx-tune is closer. Written by "
+           "`benchmarks/tuner/run.sh` (benchmarks/tuner/compare.py).", ""]
+    for kind, r in results.items():
+        s = spaces.generate(kind, 1)
+        params = len(s.parameters())
+        out += [f"## {kind}: {len(s.knobs)} knobs, {params} parameters, qos >= {s.qos_min}"
+                + (f", interacting pairs {s.pairs}" if s.pairs else ""), "",
+                "| budget | approx-tune median | approx-tune worst | OpenTuner median | "
+                "OpenTuner worst | p | ahead |", "|---|---|---|---|---|---|---|"]
+        for b in budgets:
+            a, o = r["ratios"]["approx-tune"][str(b)], r["ratios"]["opentuner"][str(b)]
+            pval = wilcoxon_greater([y - x for x, y in zip(a, o)])
+            if all(abs(x - y) < 1e-12 for x, y in zip(a, o)):
+                ahead = "tie"
+            elif pval < 0.05:
+                ahead = "yes (p < 0.05)"
+            else:
+                ahead = "not significant"
+            out.append(f"| {b} | {statistics.median(a):.3f} | {max(a):.3f} | "
+                       f"{statistics.median(o):.3f} | {max(o):.3f} | {pval:.3g} | {ahead} |")
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()
