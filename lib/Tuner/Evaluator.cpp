@@ -59,7 +59,7 @@ double median(std::vector<double> v) {
 }
 
 Measurement repeatMeasurement(const std::function<Measurement()> &once,
-                              unsigned repetitions) {
+                              unsigned repetitions, double timeTolerance) {
   Measurement result;
   std::vector<double> qos;
   for (unsigned r = 0; r < std::max(1u, repetitions); ++r) {
@@ -68,6 +68,14 @@ Measurement repeatMeasurement(const std::function<Measurement()> &once,
       return m;
     result.samples.push_back(m.time);
     qos.push_back(m.qos);
+    if (timeTolerance > 0 && r >= 1) {
+      auto [lo, hi] = std::minmax_element(result.samples.begin(),
+                                          result.samples.end());
+      auto [qlo, qhi] = std::minmax_element(qos.begin(), qos.end());
+      double mid = median(result.samples);
+      if (*qhi - *qlo <= 1e-12 && mid > 0 && (*hi - *lo) / mid <= timeTolerance)
+        break;
+    }
   }
   result.time = median(result.samples);
   result.qos = median(qos);
@@ -390,7 +398,7 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
           }
           return one;
         },
-        options.repetitions);
+        options.repetitions, options.timeTolerance);
     std::remove(file.c_str());
     return m;
   };

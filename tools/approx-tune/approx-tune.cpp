@@ -101,8 +101,15 @@ cl::opt<unsigned> workers(
              "machine: their times are noisier; default 1)"),
     cl::init(1), cl::cat(searchCat));
 cl::opt<unsigned> repetitions(
-    "repetitions", cl::desc("Runs per configuration, medians kept (default 3)"),
+    "repetitions",
+    cl::desc("Runs per configuration at most, medians kept (default 3)"),
     cl::init(3), cl::cat(searchCat));
+cl::opt<double> timeTolerance(
+    "time-tolerance",
+    cl::desc("Stop repeating a configuration after two runs with the same "
+             "QoS whose times differ by at most this fraction of their "
+             "median (default 0.02; 0: always --repetitions runs)"),
+    cl::init(0.02), cl::cat(searchCat));
 cl::opt<double> timeout(
     "timeout",
     cl::desc("Seconds per run before it counts as timed out; 0 = 10x the "
@@ -309,6 +316,8 @@ std::string checkOptions() {
     return "--workers must be at least 1";
   if (repetitions == 0)
     return "--repetitions must be at least 1";
+  if (!(timeTolerance >= 0))
+    return "--time-tolerance must be at least 0";
   if (!(timeout >= 0 && timeout < 1e9) || !(timeBudget >= 0 && timeBudget < 1e12))
     return "--timeout and --time-budget must be non-negative numbers of seconds";
   return "";
@@ -388,7 +397,8 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   // The exact run sets the default timeout; it gets --timeout or an hour.
   constexpr double kExactRunTimeout = 3600;
   tune::CommandOptions command{evalCommand, repetitions,
-                               timeout > 0 ? double(timeout) : kExactRunTimeout};
+                               timeout > 0 ? double(timeout) : kExactRunTimeout,
+                               timeTolerance};
   tune::EvaluateFn untimed = tune::commandEvaluator(command);
   tune::EvaluateFn timed;
   std::mutex timedMutex;
@@ -401,7 +411,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
         double wall = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count() /
-                      repetitions;
+                      double(std::max<size_t>(1, m.samples.size()));
         command.timeoutSeconds = timeout > 0 ? double(timeout) : 10 * wall + 10;
         timed = tune::commandEvaluator(command);
         return m;

@@ -582,6 +582,31 @@ TEST(EvaluatorTest, RepetitionsGiveMedians) {
   EXPECT_EQ(m.qos, 0.9);
 }
 
+TEST(EvaluatorTest, RepetitionsAdaptToTheNoiseMeasured) {
+  auto runs = [](std::vector<double> times, std::vector<double> qos,
+                 unsigned cap, double tolerance) {
+    size_t run = 0;
+    return repeatMeasurement(
+        [&] {
+          Measurement one;
+          one.time = times[run];
+          one.qos = qos[run];
+          ++run;
+          return one;
+        },
+        cap, tolerance);
+  };
+  // Two agreeing runs are enough.
+  EXPECT_EQ(runs({1.0, 1.01, 5}, {0.9, 0.9, 0.9}, 5, 0.02).samples.size(), 2u);
+  // Noisy times repeat until they agree ...
+  Measurement m = runs({1.0, 1.5, 1.49, 1.2, 9}, {0.9, 0.9, 0.9, 0.9, 0.9}, 5, 0.02);
+  EXPECT_EQ(m.samples.size(), 5u); // the spread stays above 2 %: the cap
+  // ... a QoS that differs between runs is measured again, and no
+  // tolerance (0) always runs the cap.
+  EXPECT_EQ(runs({1, 1, 1}, {0.9, 0.8, 0.9}, 3, 0.02).samples.size(), 3u);
+  EXPECT_EQ(runs({1, 1, 1}, {0.9, 0.9, 0.9}, 3, 0).samples.size(), 3u);
+}
+
 TEST(StoreTest, EvaluationsRoundTrip) {
   std::string path = ::testing::TempDir() + "store-roundtrip.db";
   std::remove(path.c_str());

@@ -49,9 +49,13 @@ using EvaluateFn = std::function<Measurement(const Config &, InputSet)>;
 double median(std::vector<double> v);
 
 /// Runs `once` up to `repetitions` times and combines the results: medians of
-/// time and QoS; the first failure is the result.
+/// time and QoS; the first failure is the result. With `timeTolerance` > 0,
+/// repetitions adapt to the noise measured: after two runs that agree on
+/// the QoS (a deterministic QoS needs no more) and whose times' spread
+/// (max - min over the median) is within the tolerance, no more are run;
+/// noisy timings repeat up to `repetitions`.
 Measurement repeatMeasurement(const std::function<Measurement()> &once,
-                              unsigned repetitions);
+                              unsigned repetitions, double timeTolerance = 0);
 
 /// Finds the last `approx-result: time=<s> qos=<q>` line of `output`; on
 /// failure returns false and says why in `error`.
@@ -60,8 +64,9 @@ bool parseResultLine(const std::string &output, double &time, double &qos,
 
 struct CommandOptions {
   std::string command;     // run by /bin/sh -c
-  unsigned repetitions = 3;
+  unsigned repetitions = 3;  // at most
   double timeoutSeconds = 0; // per run; 0 = none
+  double timeTolerance = 0;  // adaptive repetitions (repeatMeasurement)
 };
 
 /// Runs `options.command` with APPROX_CONFIG=<a JSON file holding the
