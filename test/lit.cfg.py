@@ -48,3 +48,13 @@ config.substitutions.append(
 # Tests decide their own configuration.
 config.environment.pop("APPROX_CONFIG", None)
 config.environment.pop("APPROX_INPUT_SET", None)
+
+# Distributed tuning (approx-tune --mpi) when built with MPI: Open MPI's
+# launcher, allowed to run as root (CI) and more ranks than cores, ending
+# the job when a rank dies (its default, whatever the environment says).
+import shutil
+if getattr(config, "approx_have_mpi", False) and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", "env OMPI_MCA_orte_abort_on_non_zero_status=1 "
+                    "mpirun --allow-run-as-root --oversubscribe"))

@@ -1147,30 +1147,48 @@ private:
     Config exact = exactConfig(space);
     std::set<std::vector<size_t>> exclude;
     size_t measured = 0, rounds = space.knobs.size() + 3;
-    for (size_t tries = 0; measured < rounds && tries < 1000 && budgetLeft();
-         ++tries) {
-      std::vector<size_t> pick = composer.best(allowed, exclude);
-      if (pick.empty())
+    size_t width = std::max(1u, options.workers);
+    while (measured < rounds && budgetLeft()) {
+      // A batch of the picks predicted fastest (as many as run at once),
+      // then the loss scale learnt from each, in order.
+      std::vector<std::vector<size_t>> picks;
+      std::vector<Pending> batch;
+      std::set<std::string> inBatch;
+      for (size_t tries = 0; batch.size() < width && tries < 1000 &&
+                             counted + batch.size() < options.maxEvals;
+           ++tries) {
+        std::vector<size_t> pick = composer.best(allowed, exclude);
+        if (pick.empty())
+          break;
+        exclude.insert(pick);
+        Config c = exact;
+        for (size_t k = 0; k < pick.size(); ++k)
+          c = merged(c, composer.options[k][pick[k]].settings);
+        std::string k = key(c);
+        if (seen.count(k) || inBatch.count(k))
+          continue; // e.g. one knob alone: measured by a profile
+        inBatch.insert(k);
+        Pending p{c, "compose", {}};
+        p.askers.push_back({-1, 0, encoding.encode(c)});
+        batch.push_back(std::move(p));
+        picks.push_back(pick);
+      }
+      if (batch.empty())
         return;
-      exclude.insert(pick);
-      Config c = exact;
-      for (size_t k = 0; k < pick.size(); ++k)
-        c = merged(c, composer.options[k][pick[k]].settings);
-      if (seen.count(key(c)))
-        continue; // one knob alone: measured by a profile
-      Pending p{c, "compose", {}};
-      p.askers.push_back({-1, 0, encoding.encode(c)});
-      measure({p}, true);
-      ++measured;
-      const Measurement &m = result.evaluations.back().result;
-      double predicted = composer.predictLoss(pick) / composer.lossScale;
-      if (!m.ok() || predicted <= 1e-12)
-        continue;
-      double observed = std::clamp(std::max(0.0, base.qos - m.qos) / predicted,
-                                   0.25, 10.0);
-      composer.lossScale = m.qos >= options.qosMin
-                               ? observed
-                               : std::max(observed, composer.lossScale * 1.05);
+      measure(batch, true);
+      measured += batch.size();
+      for (size_t i = 0; i < batch.size(); ++i) {
+        const Measurement &m =
+            result.evaluations[result.evaluations.size() - batch.size() + i].result;
+        double predicted = composer.predictLoss(picks[i]) / composer.lossScale;
+        if (!m.ok() || predicted <= 1e-12)
+          continue;
+        double observed = std::clamp(
+            std::max(0.0, base.qos - m.qos) / predicted, 0.25, 10.0);
+        composer.lossScale = m.qos >= options.qosMin
+                                 ? observed
+                                 : std::max(observed, composer.lossScale * 1.05);
+      }
     }
   }
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
 #include "approx/Frontend/CImport.h"
+#include "approx/Tuner/Distributed.h"
 #include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
@@ -100,6 +101,18 @@ cl::opt<unsigned> workers(
     cl::desc("Configurations measured at once (concurrent runs share the "
              "machine: their times are noisier; default 1)"),
     cl::init(1), cl::cat(searchCat));
+cl::opt<bool> mpi(
+    "mpi",
+    cl::desc("Spread the evaluations over the ranks of an MPI job: rank 0 "
+             "searches and keeps the results store, the other ranks measure "
+             "(mpirun -np <workers+1> approx-tune --mpi ...; docs/tuning.md)"),
+    cl::cat(searchCat));
+cl::opt<unsigned> batch(
+    "batch",
+    cl::desc("With --mpi: configurations proposed at once (default: the "
+             "number of workers); give it for the same run on any number of "
+             "workers"),
+    cl::init(0), cl::cat(searchCat));
 cl::opt<unsigned> repetitions(
     "repetitions",
     cl::desc("Runs per configuration at most, medians kept (default 3)"),
@@ -304,6 +317,16 @@ int writeOutput(StringRef name, StringRef text) {
   return approx::tools::writeText("approx-tune", p, text);
 }
 
+/// With --mpi, on rank 0: hands evaluations to the other ranks.
+std::unique_ptr<tune::distributed::Coordinator> coordinator;
+unsigned mpiWorkers = 0;
+
+/// Runs evaluations of `command` here, or on the MPI workers.
+tune::EvaluateFn makeEvaluator(const tune::CommandOptions &command) {
+  return coordinator ? coordinator->evaluator(command)
+                     : tune::commandEvaluator(command);
+}
+
 /// Checks the search options; an error message or "".
 std::string checkOptions() {
   if (outDir.empty())
@@ -314,6 +337,12 @@ std::string checkOptions() {
     return "--max-evals must be at least 1";
   if (workers == 0)
     return "--workers must be at least 1";
+  if (mpi && workers.getNumOccurrences())
+    return "--workers is for local runs; with --mpi the workers are the "
+           "MPI ranks after the first (and --batch sets how many "
+           "configurations are proposed at once)";
+  if (batch.getNumOccurrences() && !mpi)
+    return "--batch is for --mpi runs (locally, --workers)";
   if (repetitions == 0)
     return "--repetitions must be at least 1";
   if (!(timeTolerance >= 0))
@@ -360,7 +389,10 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   options.maxEvals = maxEvals;
   options.timeBudget = timeBudget;
   options.seed = seed;
-  options.workers = workers;
+  // With --mpi the batch is the run's "workers" (stored, and required the
+  // same on --resume): the number of workers does not change the run.
+  unsigned batchSize = mpi ? (batch ? unsigned(batch) : mpiWorkers) : unsigned(workers);
+  options.workers = batchSize;
   options.dynamic = dynamic;
   options.start = std::move(start);
 
@@ -381,9 +413,11 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
       return fail(formatv("--resume: --qos-min {0} differs from the stored "
                           "run's {1}",
                           double(qosMin), run.qosMin));
-    if (workers.getNumOccurrences() && workers != run.workers)
-      return fail("--resume: --workers " + Twine(workers) +
-                  " differs from the stored run's " + Twine(run.workers));
+    if ((workers.getNumOccurrences() || batch.getNumOccurrences()) &&
+        batchSize != run.workers)
+      return fail("--resume: " + Twine(mpi ? "--batch " : "--workers ") +
+                  Twine(batchSize) + " differs from the stored run's " +
+                  Twine(run.workers));
     options.seed = run.seed;
     options.qosMin = run.qosMin;
     options.workers = run.workers;
@@ -399,7 +433,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   tune::CommandOptions command{evalCommand, repetitions,
                                timeout > 0 ? double(timeout) : kExactRunTimeout,
                                timeTolerance};
-  tune::EvaluateFn untimed = tune::commandEvaluator(command);
+  tune::EvaluateFn untimed = makeEvaluator(command);
   tune::EvaluateFn timed;
   std::mutex timedMutex;
   tune::EvaluateFn evaluate = [&](const tune::Config &c, tune::InputSet set) {
@@ -413,7 +447,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
                           .count() /
                       double(std::max<size_t>(1, m.samples.size()));
         command.timeoutSeconds = timeout > 0 ? double(timeout) : 10 * wall + 10;
-        timed = tune::commandEvaluator(command);
+        timed = makeEvaluator(command);
         return m;
       }
     }
@@ -463,7 +497,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     if (!holdoutCommand.empty())
       held.command = holdoutCommand;
     tune::Holdout h =
-        tune::remeasureFrontier(result, tune::commandEvaluator(held), workers);
+        tune::remeasureFrontier(result, makeEvaluator(held), batchSize);
     if (!h.baseline.ok())
       return fail("the exact configuration failed on the evaluation set (" +
                   Twine(tune::statusName(h.baseline.status)) + "): " +
@@ -514,6 +548,50 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
 
 } // namespace
 
+int runTool(); // the tool on this process (below main)
+
+namespace {
+
+/// --mpi: rank 0 runs the tool with a coordinator, the others measure.
+int runDistributed(int argc, char **argv) {
+  namespace dist = tune::distributed;
+  if (!dist::available())
+    return fail("--mpi: this approx-tune was built without MPI (apt install "
+                "libopenmpi-dev openmpi-bin, then rebuild)");
+  if (evalCommand.empty())
+    return fail("--mpi needs --eval");
+  dist::World world = dist::init(argc, argv);
+  int rc;
+  if (world.rank > 0) {
+    rc = dist::serveWorker();
+  } else if (world.size < 2) {
+    rc = fail("--mpi needs at least 2 ranks (mpirun -np <workers+1> "
+              "approx-tune --mpi ...)");
+  } else {
+    mpiWorkers = unsigned(world.size - 1);
+    dist::Coordinator::Options o;
+    o.onWorkerLost = [](int rank, const std::string &) {
+      WithColor::warning(errs(), "approx-tune")
+          << "MPI worker rank " << rank
+          << " is lost (silent for 10 s); its evaluation goes to another "
+             "worker\n";
+    };
+    o.onAllLost = [] {
+      WithColor::error(errs(), "approx-tune")
+          << "every MPI worker is lost; the results store keeps every "
+             "finished evaluation: run again with --resume\n";
+      std::_Exit(1);
+    };
+    coordinator = std::make_unique<dist::Coordinator>(world, std::move(o));
+    rc = runTool();
+    coordinator.reset(); // stops the workers
+  }
+  dist::finalize();
+  return rc;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   approx::tools::showOnlyOwnOptions({&spaceCat, &searchCat, &outCat});
@@ -525,7 +603,12 @@ int main(int argc, char **argv) {
     return fail("nothing to do: give --list, --validate, --eval or --history");
   if ((history || resume) && dbPath.empty() && outDir.empty())
     return fail("--history and --resume need --out DIR or --db FILE");
+  if (mpi)
+    return runDistributed(argc, argv);
+  return runTool();
+}
 
+int runTool() {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllFromLLVMIRTranslations(registry);
