@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "../common/OutputFile.h"
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Frontend/CImport.h"
 #include "approx/Pipeline/Pipeline.h"
 
@@ -79,12 +80,8 @@ cl::opt<bool> runtimeTable(
     cl::desc("Read knob parameters from the runtime table (APPROX_CONFIG, C "
              "API) instead of baking them in"),
     cl::cat(toolCategory));
-cl::opt<bool> widenBounds(
-    "approx-widen-bounds",
-    cl::desc("Accept annotation values outside their own bounds (files "
-             "written for the seed prototype): a warning per value, and the "
-             "bounds or decision_values widened to include it"),
-    cl::cat(toolCategory));
+cl::opt<bool> widenBounds(StringRef(approx::kWidenBoundsOption),
+                          cl::desc(approx::kWidenBoundsHelp), cl::cat(toolCategory));
 cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
                     cl::cat(toolCategory));
 cl::opt<std::string> clangPath("clang",

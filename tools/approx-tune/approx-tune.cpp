@@ -62,12 +62,8 @@ cl::list<std::string> includeDirs("I", cl::Prefix,
 cl::list<std::string> defines("D", cl::Prefix, cl::desc("Macro (C/C++)"),
                               cl::value_desc("name[=value]"),
                               cl::cat(spaceCat));
-cl::opt<bool> widenBounds(
-    "approx-widen-bounds",
-    cl::desc("Accept annotation values outside their own bounds (files "
-             "written for the seed prototype): a warning per value, and the "
-             "bounds or decision_values widened to include it"),
-    cl::cat(spaceCat));
+cl::opt<bool> widenBounds(StringRef(approx::kWidenBoundsOption),
+                          cl::desc(approx::kWidenBoundsHelp), cl::cat(spaceCat));
 cl::opt<std::string> clangPath("clang", cl::desc("clang for C/C++ spaces"),
                                cl::init(APPROX_DEFAULT_CLANG),
                                cl::cat(spaceCat));

@@ -7,7 +7,6 @@
 using namespace mlir;
 
 namespace {
-constexpr const char *kOption = "--approx-widen-bounds";
 
 /// Adds to `values` each of `wanted` it lacks (warning for each); sorted.
 unsigned widenValueList(Operation *op, SmallVector<int32_t> &values,
@@ -22,8 +21,8 @@ unsigned widenValueList(Operation *op, SmallVector<int32_t> &values,
       warning << " " << j;
     warning << " (" << v
                       << ") is not one of decision_values; accepted, "
-                         "added to decision_values ("
-                      << kOption << ")";
+                         "added to decision_values (--"
+                      << approx::kWidenBoundsOption << ")";
     values.push_back(v);
     ++widened;
   }
@@ -50,8 +49,8 @@ unsigned approx::widenAnnotationBounds(Operation *root) {
           dt.emitWarning() << "threshold " << i << " (" << t
                            << ") is outside its bounds [" << lo[i] << ", "
                            << hi[i] << "]; accepted, bounds widened to ["
-                           << newLo << ", " << newHi << "] (" << kOption
-                           << ")";
+                           << newLo << ", " << newHi << "] (--"
+                           << kWidenBoundsOption << ")";
           lo[i] = newLo;
           hi[i] = newHi;
           ++widened;

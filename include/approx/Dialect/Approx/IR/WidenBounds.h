@@ -19,6 +19,13 @@ class Operation;
 
 namespace approx {
 
+/// The tools' option (approx-cc, approx-tune) and its help.
+inline constexpr const char *kWidenBoundsOption = "approx-widen-bounds";
+inline constexpr const char *kWidenBoundsHelp =
+    "Accept annotation values outside their own bounds (files written for "
+    "the seed prototype): a warning per value, and the bounds or "
+    "decision_values widened to include it";
+
 /// Widens the bounds of every decision-tree and static-transform annotation
 /// op under `root` (itself included) to the values the annotation holds: a
 /// threshold outside [thresholds_lowers[i], thresholds_uppers[i]] moves that
