@@ -641,12 +641,18 @@ private:
       size_t i = rng.below(k.thresholds.size());
       const TunableParam &p = space.params[k.thresholds[i]];
       auto [lo, hi] = encoding.thresholdRange(k, i, c);
+      // Anywhere in its interval, a step of a tenth of its range, or a few
+      // units (program states can sit close together).
       int64_t v;
-      if (rng.uniform() < 0.5)
+      double r2 = rng.uniform();
+      if (r2 < 0.4)
         v = lo + int64_t(rng.below(size_t(hi - lo + 1)));
-      else
+      else if (r2 < 0.7)
         v = c.at(p.name) +
             int64_t(std::llround(rng.normal() * 0.1 * double(p.upper - p.lower)));
+      else
+        v = c.at(p.name) + (rng.uniform() < 0.5 ? -1 : 1) *
+                               int64_t(1 + rng.below(4));
       c[p.name] = std::clamp(v, lo, hi);
     }
   }
