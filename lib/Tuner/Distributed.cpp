@@ -140,6 +140,12 @@ World init(int &argc, char **&argv) {
 
 void finalize() { MPI_Finalize(); }
 
+void abortJob(int code) {
+  std::fflush(nullptr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
 int serveWorker() {
   constexpr double kCoordinatorSilence = 30;
   Clock::time_point heard = Clock::now();
@@ -323,6 +329,7 @@ EvaluateFn Coordinator::evaluator(const CommandOptions &command) {
 bool available() { return false; }
 World init(int &, char **&) { return {}; }
 void finalize() {}
+void abortJob(int code) { std::_Exit(code); }
 int serveWorker() { return 1; }
 struct Coordinator::Impl {};
 Coordinator::Coordinator(World, Options) {}

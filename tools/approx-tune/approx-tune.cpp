@@ -580,7 +580,12 @@ int runDistributed(int argc, char **argv) {
     };
     coordinator = std::make_unique<dist::Coordinator>(world, std::move(o));
     rc = runTool();
+    bool lost = coordinator->liveWorkers() < mpiWorkers;
     coordinator.reset(); // stops the workers
+    if (lost) {
+      outs().flush();
+      dist::abortJob(rc);
+    }
   }
   dist::finalize();
   return rc;

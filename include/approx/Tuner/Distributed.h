@@ -11,7 +11,9 @@
 // Failures: a worker sends a heartbeat every second while it measures; one
 // silent for `lostAfterSeconds` is lost, and its evaluation goes to another
 // worker (at most 3 tries), so a dying worker costs the time of that
-// evaluation and nothing else. With no worker left the coordinator stops
+// evaluation and nothing else (when mpirun keeps the job going: --mca
+// orte_abort_on_non_zero_status 0; by default it ends the job, and --resume
+// continues from the store). With no worker left the coordinator stops
 // (every finished evaluation is already in the store; --resume continues).
 // A worker that hears nothing from the coordinator for 30 s (it pings idle
 // workers every 5 s) exits.
@@ -39,6 +41,10 @@ struct World {
 };
 World init(int &argc, char **&argv);
 void finalize();
+/// Ends the whole job with exit status `code` (MPI_Abort), for rank 0 once
+/// its work is done when a worker was lost: after a rank was killed, Open
+/// MPI 4.1's mpirun waits forever for the job to finalize.
+[[noreturn]] void abortJob(int code);
 
 /// Ranks > 0: measures what the coordinator sends until it says stop (or
 /// falls silent). Returns the process's exit status.
