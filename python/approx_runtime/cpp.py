@@ -77,11 +77,39 @@ def _check(kind: str, e: dict):
     return None
 
 
-def parse_and_generate(cpp_source: str, *, filename: str = "<source>") -> str:
+def _widen(kind: str, e: dict, where: str) -> None:
+    """Widens the bounds of `e` to its own values (approx-cc's
+    --approx-widen-bounds, the dialect's rule), a located warning each."""
+    if kind == "decision_tree":
+        lowers, uppers, values, messages = _core.widen_fields(
+            e["thresholds"], e["decisions"], e.get("thresholds_lower"),
+            e.get("thresholds_upper"), e.get("decision_values"))
+        for key, v in (("thresholds_lower", lowers), ("thresholds_upper", uppers),
+                       ("decision_values", values)):
+            if v is not None:
+                e[key] = v
+    elif kind == "static_transform":
+        _, _, values, messages = _core.widen_fields(
+            [], [e["knob_val"]], None, None, e.get("decision_values"))
+        if values is not None:
+            e["decision_values"] = values
+    else:
+        return
+    for m in messages:
+        warnings.warn(f"{where}: warning: {m.replace('--approx-widen-bounds', 'widen_bounds=True')}",
+                      SyntaxWarning, stacklevel=3)
+
+
+def parse_and_generate(cpp_source: str, *, filename: str = "<source>",
+                       widen_bounds: bool = False) -> str:
     """The annotation ops (MLIR, one per line) for the `// @approx:`
     comments of `cpp_source`. Raises AnnotationError (located) for a
     malformed annotation or one not followed by a function definition;
-    near misses (`// @APPROX:`, `/* @approx: */`, ...) are warnings."""
+    near misses (`// @APPROX:`, `/* @approx: */`, ...) are warnings.
+    widen_bounds: accept values outside the annotation's own bounds (files
+    written for the seed prototype) with a located warning each, widening
+    the bounds or decision_values to hold them (approx-cc's
+    --approx-widen-bounds); by default they are errors."""
     try:
         anns, near_misses = _core.parse_c_annotations(cpp_source, filename)
     except ValueError as e:
@@ -112,6 +140,8 @@ def parse_and_generate(cpp_source: str, *, filename: str = "<source>") -> str:
                 f"{where}: error: state_function is required here (approx-cc "
                 "can default it to the last argument; text generation cannot "
                 "see the signature)")
+        if widen_bounds:
+            _widen(a["kind"], entries, where)
         problem = _check(a["kind"], entries)
         if problem:
             raise AnnotationError(f"{where}: error: {problem}")

@@ -13,9 +13,11 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
+#include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Tuner/Search.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -30,6 +32,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
@@ -167,6 +170,57 @@ checkStatic(const std::string &transformType, int64_t knobVal,
   });
 }
 
+/// The fields of an annotation whose values lie outside its own bounds,
+/// widened by the dialect's own rule (WidenBounds.h): the widened lowers,
+/// uppers and decision values, and one message per value widened. A static
+/// transform is given as one decision and no thresholds.
+using Widened = std::tuple<std::optional<std::vector<int32_t>>,
+                           std::optional<std::vector<int32_t>>,
+                           std::optional<std::vector<int32_t>>,
+                           std::vector<std::string>>;
+Widened widenFields(const std::vector<int32_t> &thresholds,
+                    const std::vector<int32_t> &decisions,
+                    std::optional<std::vector<int32_t>> lowers,
+                    std::optional<std::vector<int32_t>> uppers,
+                    std::optional<std::vector<int32_t>> values) {
+  std::unique_ptr<MLIRContext> ctx = newContext();
+  ctx->getOrLoadDialect<ApproxDialect>();
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &d) {
+    messages.push_back(d.str());
+    return success();
+  });
+  Location loc = UnknownLoc::get(ctx.get());
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
+  auto i32s = [&](const std::optional<std::vector<int32_t>> &v) {
+    return v ? b.getDenseI32ArrayAttr(*v) : DenseI32ArrayAttr();
+  };
+  Operation *op;
+  if (thresholds.empty() && decisions.size() == 1)
+    op = StaticTransformAnnotationOp::create(
+        b, loc, b.getStringAttr("f"), b.getStringAttr("loop_perforate"),
+        b.getI32IntegerAttr(decisions[0]),
+        i32s(values), StringAttr(), DenseI64ArrayAttr(), StringAttr());
+  else
+    op = DecisionTreeAnnotationOp::create(
+        b, loc, "f", "loop_perforate", b.getDenseI64ArrayAttr({-1}), "f",
+        b.getDenseI32ArrayAttr(thresholds), b.getDenseI32ArrayAttr(decisions),
+        i32s(lowers), i32s(uppers), i32s(values), IntegerAttr(), StringAttr(),
+        DenseI64ArrayAttr(), StringAttr());
+  widenAnnotationBounds(op);
+  auto read = [](DenseI32ArrayAttr a) -> std::optional<std::vector<int32_t>> {
+    if (!a)
+      return std::nullopt;
+    return std::vector<int32_t>(a.asArrayRef().begin(), a.asArrayRef().end());
+  };
+  if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op))
+    return {read(dt.getThresholdsLowersAttr()), read(dt.getThresholdsUppersAttr()),
+            read(dt.getDecisionValuesAttr()), messages};
+  auto st = cast<StaticTransformAnnotationOp>(op);
+  return {std::nullopt, std::nullopt, read(st.getDecisionValuesAttr()), messages};
+}
+
 nb::object annotationValue(const AnnotationValue &v) {
   switch (v.kind) {
   case AnnotationValue::Identifier:
@@ -273,6 +327,13 @@ NB_MODULE(_core, m) {
         nb::arg("uppers").none(), nb::arg("values").none(),
         "The first problem of a decision tree's fields, by the dialect's "
         "verifier, or None");
+  m.def("widen_fields", &widenFields, nb::arg("thresholds"),
+        nb::arg("decisions"), nb::arg("lowers").none(), nb::arg("uppers").none(),
+        nb::arg("values").none(),
+        "(lowers, uppers, values, messages): an annotation's bounds widened "
+        "to hold its own values (the dialect's rule, approx-cc's "
+        "--approx-widen-bounds); a static transform is one decision and no "
+        "thresholds");
   m.def("check_static", &checkStatic, nb::arg("transform_type"),
         nb::arg("knob_val"), nb::arg("values").none(),
         "The first problem of a static transform's fields, or None");

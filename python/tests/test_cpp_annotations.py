@@ -84,6 +84,55 @@ def test_near_misses_warn():
     assert len(w) == 1 and "<source>:1:4: warning: '@APPROX:'" in str(w[0].message)
 
 
+SEED_PROTOTYPE = """int approx_state_identity(int x) { return x; }
+// @approx:decision_tree {
+//   transform_type: loop_perforate
+//   state_indices: [1]
+//   state_function: approx_state_identity
+//   thresholds: [2000]
+//   thresholds_lower: [1]
+//   thresholds_upper: [40]
+//   decisions: [1, 2]
+//   decision_values: [0, 1]
+// }
+double f(const double *x, int n) { return 0; }
+// @approx:static_transform transform_type=loop_perforate knob_val=3 decision_values=[0,1,2]
+double g(const double *x, int n) { return 0; }
+"""
+
+
+def test_widen_bounds_accepts_the_seed_prototypes_files():
+    # Values outside their own bounds: an error by default ...
+    with pytest.raises(ar.AnnotationError,
+                       match=r"seed\.c:2:4: error: threshold 0 \(2000\) is outside "
+                             r"its bounds \[1, 40\]"):
+        ar.parse_and_generate(SEED_PROTOTYPE, filename="seed.c")
+    # ... accepted on request, a located warning each, bounds widened by the
+    # dialect's own rule (as approx-cc --approx-widen-bounds).
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ops = ar.parse_and_generate(SEED_PROTOTYPE, filename="seed.c", widen_bounds=True)
+    messages = [str(w.message) for w in caught]
+    assert messages == [
+        "seed.c:2:4: warning: threshold 0 (2000) is outside its bounds [1, 40]; "
+        "accepted, bounds widened to [1, 2000] (widen_bounds=True)",
+        "seed.c:2:4: warning: decision 1 (2) is not one of decision_values; accepted, "
+        "added to decision_values (widen_bounds=True)",
+        "seed.c:13:4: warning: knob_val (3) is not one of decision_values; accepted, "
+        "added to decision_values (widen_bounds=True)"], messages
+    assert "thresholds_uppers = array<i32: 2000>" in ops
+    assert "decision_values = array<i32: 0, 1, 2>" in ops
+    assert "decision_values = array<i32: 0, 1, 2, 3>" in ops
+    # The widened space holds the file's own configuration.
+    mlir = ("func.func @approx_state_identity(%x: i32) -> i32 { return %x : i32 }\n"
+            "func.func @f(%a: i32, %n: i32) -> i32 { return %a : i32 }\n"
+            "func.func @g(%a: i32, %n: i32) -> i32 { return %a : i32 }\n")
+    injected = ar.inject_annotations_text(mlir, ops)
+    params = ar.MLIRConfigManager().parse_annotations(injected)
+    assert params["f_threshold_0"].upper == 2000 and params["f_threshold_0"].current == 2000
+    assert 3 in params["g_knob_val"].values
+
+
 def test_inject_checks_symbols():
     annotations = ar.parse_and_generate(SEED_SOURCE.replace("getState", "nostate"))
     with pytest.raises(ValueError, match="state function 'nostate' is not defined"):
