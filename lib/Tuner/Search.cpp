@@ -808,6 +808,14 @@ private:
     measureAll(configs, "start");
   }
 
+  /// A configuration to measure that no technique asked for (its point is
+  /// still recorded in the archive for the techniques to build on).
+  Pending given(const Config &c, const char *technique) const {
+    Pending p{c, technique, {}};
+    p.askers.push_back({-1, 0, encoding.encode(c)});
+    return p;
+  }
+
   /// Measures `configs` not measured before, in order and in batches of
   /// `workers`, while the budget lasts.
   void measureAll(const std::vector<Config> &configs, const char *technique) {
@@ -825,9 +833,7 @@ private:
         continue;
       if (!budgetLeft())
         break;
-      Pending p{c, technique, {}};
-      p.askers.push_back({-1, 0, encoding.encode(c)});
-      batch.push_back(std::move(p));
+      batch.push_back(given(c, technique));
       inBatch.insert(k);
       if (batch.size() >= std::max(1u, options.workers) ||
           counted + batch.size() >= options.maxEvals)
@@ -994,7 +1000,8 @@ private:
       return false;
     Config exact = exactConfig(space);
     struct Plan {
-      std::vector<int64_t> cuts, values;
+      std::vector<int64_t> cuts;
+      std::optional<int64_t> value; // the value split, if any
     };
     std::vector<Plan> plans(space.knobs.size());
     int64_t cutCount = (int64_t(1) << (level + 1)) - 1;
@@ -1013,7 +1020,7 @@ private:
       if (!fastest)
         continue;
       Plan &plan = plans[k];
-      plan.values.push_back(fastest->second);
+      plan.value = fastest->second;
       int64_t lo = space.params[knob.thresholds.front()].lower;
       int64_t hi = space.params[knob.thresholds.back()].upper;
       for (int64_t i = 1; i <= cutCount; ++i) {
@@ -1021,13 +1028,12 @@ private:
         if (c > lo && (plan.cuts.empty() || c > plan.cuts.back()))
           plan.cuts.push_back(c);
       }
-      for (int64_t v : plan.values)
-        for (int64_t c : plan.cuts)
-          if (auto st = treeSettings(knob, {c}, {v, 0})) {
-            Config cfg = merged(exact, *st);
-            added |= !seen.count(key(cfg));
-            configs.push_back(cfg);
-          }
+      for (int64_t c : plan.cuts)
+        if (auto st = treeSettings(knob, {c}, {*plan.value, 0})) {
+          Config cfg = merged(exact, *st);
+          added |= !seen.count(key(cfg));
+          configs.push_back(cfg);
+        }
     }
     if (!added)
       return false;
@@ -1036,50 +1042,45 @@ private:
     for (size_t k = 0; k < space.knobs.size(); ++k) {
       const Plan &plan = plans[k];
       const KnobParams &knob = space.knobs[k];
-      if (plan.values.empty())
+      if (!plan.value)
         continue;
-      // Cumulative effect F_v(c) of approximating the states below c at v:
-      // (saving, loss), from 0 below every state to the knob alone at v.
+      // Cumulative effect F(c) of approximating the states below c at the
+      // value split: (saving, loss), from 0 below every state to the knob
+      // alone at that value.
+      int64_t split = *plan.value;
       size_t G = plan.cuts.size() + 1;
-      std::map<int64_t, std::vector<std::pair<double, double>>> interval;
-      for (int64_t v : plan.values) {
-        std::vector<std::pair<double, double>> F{{0.0, 0.0}};
-        bool complete = true;
-        for (int64_t c : plan.cuts) {
-          auto s = treeSettings(knob, {c}, {v, 0});
-          auto e = s ? effect(merged(exact, *s)) : std::nullopt;
-          if (!e) {
-            complete = false;
-            break;
-          }
-          F.push_back({1 - e->first, e->second});
-        }
-        auto all = staticEffect[k].find(v);
-        if (!complete || all == staticEffect[k].end())
-          continue;
-        F.push_back({1 - all->second.first, all->second.second});
-        std::vector<std::pair<double, double>> per(G);
-        for (size_t g = 0; g < G; ++g)
-          per[g] = {F[g + 1].first - F[g].first, F[g + 1].second - F[g].second};
-        interval[v] = per;
+      std::vector<std::pair<double, double>> F{{0.0, 0.0}};
+      for (int64_t c : plan.cuts) {
+        auto s = treeSettings(knob, {c}, {split, 0});
+        auto e = s ? effect(merged(exact, *s)) : std::nullopt;
+        if (!e)
+          break;
+        F.push_back({1 - e->first, e->second});
       }
-      if (interval.empty())
-        continue;
+      auto all = staticEffect[k].find(split);
+      if (F.size() != G || all == staticEffect[k].end())
+        continue; // a cut failed or could not be placed
+      const std::pair<double, double> &ref = all->second;
+      F.push_back({1 - ref.first, ref.second});
+      std::map<int64_t, std::vector<std::pair<double, double>>> interval;
+      std::vector<std::pair<double, double>> &measuredPer = interval[split];
+      measuredPer.resize(G);
+      for (size_t g = 0; g < G; ++g)
+        measuredPer[g] = {F[g + 1].first - F[g].first,
+                          F[g + 1].second - F[g].second};
       // The other values, by proportion: a value's saving and loss spread
       // over the states as the measured value's do (which states run
       // often, and which tolerate approximation, hardly depend on the
       // value), scaled to the value's own effect on every state.
-      auto [refValue, refPer] = *interval.begin();
-      const std::pair<double, double> &ref = staticEffect[k][refValue];
       for (const auto &[u, e] : staticEffect[k]) {
-        if (interval.count(u) || e.first >= 1)
+        if (u == split || e.first >= 1)
           continue;
         double sScale = (1 - ref.first) > 1e-12 ? (1 - e.first) / (1 - ref.first) : 0;
         double lScale = ref.second > 1e-12 ? e.second / ref.second : 0;
         std::vector<std::pair<double, double>> per(G);
         for (size_t g = 0; g < G; ++g)
-          per[g] = {refPer[g].first * sScale,
-                    ref.second > 1e-12 ? refPer[g].second * lScale
+          per[g] = {measuredPer[g].first * sScale,
+                    ref.second > 1e-12 ? measuredPer[g].second * lScale
                                        : e.second / double(G)};
         interval[u] = per;
       }
@@ -1141,8 +1142,9 @@ private:
   }
 
   /// Joint configurations the knob profiles predict fastest within the
-  /// bound (Compose.h), measured one at a time; each measurement corrects
-  /// the model's loss scale (knobs whose losses amplify each other).
+  /// bound (Compose.h), measured a batch (`workers`) at a time; each
+  /// measurement corrects the model's loss scale (knobs whose losses
+  /// amplify each other).
   void composeKnobs() {
     if (composer.options.empty())
       return;
@@ -1174,9 +1176,7 @@ private:
         if (seen.count(k) || inBatch.count(k))
           continue; // e.g. one knob alone: measured by a profile
         inBatch.insert(k);
-        Pending p{c, "compose", {}};
-        p.askers.push_back({-1, 0, encoding.encode(c)});
-        batch.push_back(std::move(p));
+        batch.push_back(given(c, "compose"));
         picks.push_back(pick);
       }
       if (batch.empty())
@@ -1229,9 +1229,7 @@ private:
     Config defaults = space.defaults();
     if (options.dynamic && space.validate(defaults).empty() &&
         !seen.count(key(defaults))) {
-      Pending p{defaults, "default", {}};
-      p.askers.push_back({-1, 0, encoding.encode(defaults)});
-      measure({p}, true);
+      measure({given(defaults, "default")}, true);
     }
     profileKnobs();
     composeKnobs();

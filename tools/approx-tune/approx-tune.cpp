@@ -566,11 +566,12 @@ int runDistributed(int argc, char **argv) {
   } else {
     mpiWorkers = unsigned(world.size - 1);
     dist::Coordinator::Options o;
-    o.onWorkerLost = [](int rank, const std::string &) {
+    o.onWorkerLost = [silence = o.lostAfterSeconds](int rank,
+                                                    const std::string &) {
       WithColor::warning(errs(), "approx-tune")
-          << "MPI worker rank " << rank
-          << " is lost (silent for 10 s); its evaluation goes to another "
-             "worker\n";
+          << "MPI worker rank " << rank << " is lost (silent for "
+          << formatv("{0:f0}", silence)
+          << " s); its evaluation goes to another worker\n";
     };
     o.onAllLost = [] {
       WithColor::error(errs(), "approx-tune")

@@ -8,7 +8,8 @@ using namespace mlir;
 
 namespace {
 
-/// Adds to `values` each of `wanted` it lacks (warning for each); sorted.
+/// Adds to `values` each of `wanted` it lacks (a warning for each), then
+/// sorts the list; a list that lacks nothing is left as written.
 unsigned widenValueList(Operation *op, SmallVector<int32_t> &values,
                         ArrayRef<int32_t> wanted, StringRef what,
                         bool indexed) {
@@ -20,13 +21,14 @@ unsigned widenValueList(Operation *op, SmallVector<int32_t> &values,
     if (indexed)
       warning << " " << j;
     warning << " (" << v
-                      << ") is not one of decision_values; accepted, "
-                         "added to decision_values (--"
-                      << approx::kWidenBoundsOption << ")";
+            << ") is not one of decision_values; accepted, added to "
+               "decision_values (--"
+            << approx::kWidenBoundsOption << ")";
     values.push_back(v);
     ++widened;
   }
-  llvm::sort(values);
+  if (widened)
+    llvm::sort(values);
   return widened;
 }
 } // namespace
