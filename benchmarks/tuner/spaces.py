@@ -146,10 +146,6 @@ class SyntheticSpace:
 
     def optimum(self) -> Tuple[float, float]:
         """(time, qos) of the fastest configuration with qos >= qos_min."""
-        return self.optimum_detail()[:2]
-
-    def optimum_detail(self):
-        """(time, qos, [(T_j, L_j) per knob]) of the optimum."""
         import numpy as np
         fronts = []
         for k in self.knobs:
@@ -173,7 +169,7 @@ class SyntheticSpace:
         rt, rl = grid(right) if right else (np.ones((0, 1)), np.zeros((0, 1)))
         pos = {j: (0, i) for i, j in enumerate(left)}
         pos.update({j: (1, i) for i, j in enumerate(right)})
-        best_time, best_qos, best_pick = float("inf"), 1.0, None
+        best_time, best_qos = float("inf"), 1.0
         chunk = max(1, 2_000_000 // max(1, rt.shape[1]))
         for start in range(0, lt.shape[1], chunk):
             sl = slice(start, start + chunk)
@@ -188,14 +184,7 @@ class SyntheticSpace:
             i = np.unravel_index(np.argmin(time), time.shape)
             if time[i] < best_time:
                 best_time, best_qos = float(time[i]), float(qos[i])
-                li, ri = start + i[0], i[1]
-                best_pick = [(float(fronts[j][np.unravel_index(li, [len(fronts[x]) for x in left])[pos[j][1]]][0]),
-                              float(fronts[j][np.unravel_index(li, [len(fronts[x]) for x in left])[pos[j][1]]][1]))
-                             if pos[j][0] == 0 else
-                             (float(fronts[j][np.unravel_index(ri, [len(fronts[x]) for x in right])[pos[j][1]]][0]),
-                              float(fronts[j][np.unravel_index(ri, [len(fronts[x]) for x in right])[pos[j][1]]][1]))
-                             for j in range(len(self.knobs))]
-        return best_time, best_qos, best_pick
+        return best_time, best_qos
 
 
 def generate(kind: str, seed: int) -> SyntheticSpace:
