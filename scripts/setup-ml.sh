@@ -24,8 +24,11 @@ build_llama() {
   mkdir -p "$APPROX_CACHE_DIR/sdist" "$APPROX_CACHE_DIR/src"
   if [ ! -f "$src/.approx-unpacked" ]; then
     echo "setup-ml: downloading $name==$version (source, sha256-checked)" >&2
+    # --no-binary for this package only: with :all:, pip builds the sdist's
+    # metadata in an environment whose build tools (scikit-build-core,
+    # hatchling, setuptools, ...) it also builds from source, for minutes.
     if ! "$APPROX_VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps \
-        --no-binary :all: --require-hashes -r "$approx_root/ml/requirements.txt" \
+        --no-binary "$name" --require-hashes -r "$approx_root/ml/requirements.txt" \
         -d "$APPROX_CACHE_DIR/sdist" >&2; then
       echo "setup-ml: error: cannot download $name==$version from PyPI, or its sha256 is" \
         "not the one in ml/requirements.txt (see pip's message above)" >&2
