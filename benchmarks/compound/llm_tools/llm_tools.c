@@ -32,9 +32,11 @@
  * pagerank's iterations; lavaMD: self_box, home_box; read from their
  * headers) and
  *  - triage:          triage model (Gemma 3 270M Q4_K_M exact, Q4_0, Q3_K_M,
- *                     Q2_K, SmolLM2-135M);
+ *                     Q2_K, SmolLM2-135M), or no LLM: a semantic router (the
+ *                     nearest triage example by embedding);
  *  - passage_words:   retrieval output: 60 words per passage (exact), 40, 25;
- *  - summarize:       summary model; state: the triage confidence;
+ *  - summarize:       summary model, or no summary (the tool's output is the
+ *                     QA step's facts); state: the triage confidence;
  *  - summary_tokens:  maximum summary tokens: 40 (exact), 28, 20;
  *  - answer:          QA model; state: the triage confidence. */
 #include "../common/rag.h"
@@ -44,6 +46,7 @@
 #include "../../pagerank/pagerank.h"
 
 #include <ctype.h>
+#include <math.h>
 
 enum { PASSAGES = 2, MAX_INPUTS = 64, SIZE = 1 /* small */, TEXT_MAX = 1 << 14 };
 
@@ -166,10 +169,22 @@ static void lavamd_tool(int i, tool_output *o, FILE *facts) {
 static allm_model *embedder;
 static kb_index *index_of_passages;
 
+/* The embedding of `question` (the last one is kept: the semantic router
+ * and the search tool embed the same question). */
+static void embed_question(const char *question, float *qv) {
+  static char last[RAG_ANSWER_MAX * 4];
+  static float last_v[DIM];
+  if (strcmp(question, last) != 0 || !last[0]) {
+    if (allm_embed(embedder, question, last_v, DIM) < 0)
+      die("cannot embed the question: %s", allm_last_error());
+    snprintf(last, sizeof last, "%s", question);
+  }
+  memcpy(qv, last_v, sizeof last_v);
+}
+
 static void retrieval_tool(const char *question, tool_output *o) {
   float qv[DIM];
-  if (allm_embed(embedder, question, qv, DIM) < 0)
-    die("cannot embed the question: %s", allm_last_error());
+  embed_question(question, qv);
   int top[PASSAGES], scored;
   kb_search(index_of_passages, qv, PASSAGES, top, &scored);
   o->text[0] = 0;
@@ -216,43 +231,109 @@ static void run_tool(int t, const char *question, tool_output *o) {
 /* Few-shot: a 270M base model follows examples, and picks single-token
  * names far more reliably than kernel names (measured: 10 of 10 questions
  * routed right with these names and examples, 3 of 10 with "retrieval",
- * "pagerank" and "lavamd"). */
-static const char TRIAGE_PROMPT[] =
+ * "pagerank" and "lavamd"). The semantic router matches a question against
+ * the same examples and a few more general-knowledge ones (a router needs
+ * more than three examples of its catch-all route; a base model given them
+ * as shots was not measured to need them). */
+static const char TRIAGE_INSTRUCTION[] =
     "Questions about kmeans datasets go to kmeans, about graphs and PageRank to graph, about "
-    "particle systems to particles, and everything else to search.\n\n"
-    "Question: who painted the mona lisa\nTool: search\n"
-    "Question: How many points are in the largest cluster of kmeans dataset 41?\nTool: kmeans\n"
-    "Question: Which node has the highest PageRank in graph 52?\nTool: graph\n"
-    "Question: What is the total potential energy of particle system 63?\nTool: particles\n"
-    "Question: when did the berlin wall fall\nTool: search\n"
-    "Question: Which particle has the largest potential in particle system 17?\nTool: particles\n"
-    "Question: How many points are in the smallest cluster of kmeans dataset 8?\nTool: kmeans\n"
-    "Question: Which three nodes have the highest PageRank in graph 30?\nTool: graph\n"
-    "Question: who is the president of france\nTool: search\n"
-    "Question: %s\nTool:";
+    "particle systems to particles, and everything else to search.\n\n";
+enum { NEXAMPLES = 17, NSHOTS = 9 /* the first NSHOTS are the LLM's shots */ };
+static const struct {
+  const char *question;
+  tool tool;
+} TRIAGE_EXAMPLES[NEXAMPLES] = {
+    {"who painted the mona lisa", TOOL_RETRIEVAL},
+    {"How many points are in the largest cluster of kmeans dataset 41?", TOOL_KMEANS},
+    {"Which node has the highest PageRank in graph 52?", TOOL_PAGERANK},
+    {"What is the total potential energy of particle system 63?", TOOL_LAVAMD},
+    {"when did the berlin wall fall", TOOL_RETRIEVAL},
+    {"Which particle has the largest potential in particle system 17?", TOOL_LAVAMD},
+    {"How many points are in the smallest cluster of kmeans dataset 8?", TOOL_KMEANS},
+    {"Which three nodes have the highest PageRank in graph 30?", TOOL_PAGERANK},
+    {"who is the president of france", TOOL_RETRIEVAL},
+    {"how many players are on a basketball team", TOOL_RETRIEVAL},
+    {"who plays the main character in the movie titanic", TOOL_RETRIEVAL},
+    {"who discovered the electron and the proton", TOOL_RETRIEVAL},
+    {"what is the highest mountain in the world", TOOL_RETRIEVAL},
+    {"how many episodes are in the first season of friends", TOOL_RETRIEVAL},
+    {"which country has the largest population", TOOL_RETRIEVAL},
+    {"where is the largest particle accelerator located", TOOL_RETRIEVAL},
+    {"who sang the theme song of the tv series", TOOL_RETRIEVAL},
+};
 static const char TRIAGE_GRAMMAR[] =
     "root ::= \" search\" | \" kmeans\" | \" graph\" | \" particles\" | \" none\"";
 
-static int triage_with(int m, const char *question, char *out, int cap) {
+/* Triage by LLM `m`: the tool name (after a space) into `out`; the
+ * probability of its first token into *confidence. */
+static int triage_with(int m, const char *question, char *out, int cap, double *confidence) {
   char prompt[4096];
-  snprintf(prompt, sizeof prompt, TRIAGE_PROMPT, question);
+  int at = snprintf(prompt, sizeof prompt, "%s", TRIAGE_INSTRUCTION);
+  for (int e = 0; e < NSHOTS; e++)
+    at += snprintf(prompt + at, sizeof prompt - at, "Question: %s\nTool: %s\n",
+                   TRIAGE_EXAMPLES[e].question, TOOL_NAMES[TRIAGE_EXAMPLES[e].tool]);
+  snprintf(prompt + at, sizeof prompt - at, "Question: %s\nTool:", question);
   rag_generate(m, prompt, 4, TRIAGE_GRAMMAR, out, cap);
+  *confidence = rag_last_stats.first_token_prob;
   return m;
 }
 
-// @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3, 4]
-int triage(const char *question, char *out, int cap) { return triage_with(0, question, out, cap); }
-int approx_triage_1(const char *question, char *out, int cap) {
-  return triage_with(1, question, out, cap);
+/* Triage without an LLM (a semantic router): the tool of the triage example
+ * whose embedding is closest to the question's (the embedder the search
+ * tool uses; the question's embedding is reused by it). Confidence: the
+ * softmax, at temperature 0.05, of each tool's closest cosine, at the tool
+ * chosen. */
+static float triage_example_vectors[NEXAMPLES][DIM];
+
+/* Embeds the triage examples (with the models, before the clock starts). */
+static void embed_triage_examples(void) {
+  for (int e = 0; e < NEXAMPLES; e++)
+    if (allm_embed(embedder, TRIAGE_EXAMPLES[e].question, triage_example_vectors[e], DIM) < 0)
+      die("cannot embed a triage example: %s", allm_last_error());
 }
-int approx_triage_2(const char *question, char *out, int cap) {
-  return triage_with(2, question, out, cap);
+
+static int triage_by_embedding(const char *question, char *out, int cap, double *confidence) {
+  float qv[DIM];
+  embed_question(question, qv);
+  double best[NTOOLS];
+  for (int t = 0; t < NTOOLS; t++)
+    best[t] = -2;
+  for (int e = 0; e < NEXAMPLES; e++) {
+    double dot = 0;
+    for (int j = 0; j < DIM; j++)
+      dot += (double)qv[j] * triage_example_vectors[e][j]; /* both L2-normalised */
+    tool t = TRIAGE_EXAMPLES[e].tool;
+    best[t] = dot > best[t] ? dot : best[t];
+  }
+  int pick = TOOL_RETRIEVAL;
+  for (int t = 0; t < NTOOLS; t++)
+    pick = best[t] > best[pick] ? t : pick;
+  double sum = 0;
+  for (int t = 0; t < NTOOLS; t++)
+    sum += best[t] > -2 ? exp((best[t] - best[pick]) / 0.05) : 0;
+  *confidence = 1 / sum;
+  snprintf(out, cap, " %s", TOOL_NAMES[pick]);
+  return 5;
 }
-int approx_triage_3(const char *question, char *out, int cap) {
-  return triage_with(3, question, out, cap);
+
+// @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3, 4, 5]
+int triage(const char *question, char *out, int cap, double *confidence) {
+  return triage_with(0, question, out, cap, confidence);
 }
-int approx_triage_4(const char *question, char *out, int cap) {
-  return triage_with(4, question, out, cap);
+int approx_triage_1(const char *question, char *out, int cap, double *confidence) {
+  return triage_with(1, question, out, cap, confidence);
+}
+int approx_triage_2(const char *question, char *out, int cap, double *confidence) {
+  return triage_with(2, question, out, cap, confidence);
+}
+int approx_triage_3(const char *question, char *out, int cap, double *confidence) {
+  return triage_with(3, question, out, cap, confidence);
+}
+int approx_triage_4(const char *question, char *out, int cap, double *confidence) {
+  return triage_with(4, question, out, cap, confidence);
+}
+int approx_triage_5(const char *question, char *out, int cap, double *confidence) {
+  return triage_by_embedding(question, out, cap, confidence);
 }
 
 // @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2]
@@ -297,7 +378,7 @@ static int summarize_with(int m, const char *question, const char *output, char 
 //   thresholds_lower: [30]
 //   thresholds_upper: [99]
 //   decisions: [0, 0]
-//   decision_values: [0, 1, 2, 3, 4]
+//   decision_values: [0, 1, 2, 3, 4, 5]
 // }
 int summarize(const char *question, const char *output, char *out, int cap, int confidence) {
   return summarize_with(0, question, output, out, cap);
@@ -317,6 +398,20 @@ int approx_summarize_3(const char *question, const char *output, char *out, int 
 int approx_summarize_4(const char *question, const char *output, char *out, int cap,
                        int confidence) {
   return summarize_with(4, question, output, out, cap);
+}
+/* No summary (the LLM step skipped): the tool's output itself, cut at a word
+ * boundary to fit, is the QA step's facts. */
+int approx_summarize_5(const char *question, const char *output, char *out, int cap,
+                       int confidence) {
+  int n = (int)strlen(output);
+  if (n >= cap) {
+    n = cap - 1;
+    while (n > 0 && output[n] != ' ')
+      n--;
+  }
+  memcpy(out, output, n);
+  out[n] = 0;
+  return 5;
 }
 
 int answer_tokens(void) { return 16; }
@@ -406,6 +501,7 @@ int main(int argc, char **argv) {
   int nq = rag_read_questions(args.questions, &qlines);
   /* Models, loaded before the clock starts. */
   embedder = kb_load_embedder(args.models);
+  embed_triage_examples();
   rag_load_models(args.models);
   FILE *out, *trace;
   rag_open_outputs(&args, &out, &trace);
@@ -425,8 +521,8 @@ int main(int argc, char **argv) {
     if (forced) {
       snprintf(choice, sizeof choice, "%s", forced);
     } else {
-      triage(question, choice, sizeof choice);
-      double p = rag_last_stats.first_token_prob;
+      double p;
+      triage(question, choice, sizeof choice, &p);
       confidence = p <= 0 ? 0 : p >= 1 ? 100 : (int)(100 * p);
     }
     const char *name = choice + strspn(choice, " ");
