@@ -7,7 +7,8 @@
 # questions with memoised LLM calls, the picks at QoS loss <= 3/6/9 % baked
 # into deployment builds and measured uncached on the evaluation questions
 # (5x as many) against the exact build. Progress is shown throughout; about
-# 6 minutes after setup on 2 cores. At this size one question weighs 17 %:
+# 18 minutes on a fresh Debian 12 machine with 2 cores, setup included
+# (7 after setup). At this size one question weighs 17 %:
 # the numbers illustrate, benchmarks/results/compound/summary.md measures. Results go to build/demo-results
 # (benchmarks/compound/compound.py --help for the full runs).
 set -euo pipefail
