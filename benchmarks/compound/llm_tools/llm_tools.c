@@ -278,11 +278,6 @@ static int triage_with(int m, const char *question, char *out, int cap, double *
   return m;
 }
 
-/* Triage without an LLM (a semantic router): the tool of the triage example
- * whose embedding is closest to the question's (the embedder the search
- * tool uses; the question's embedding is reused by it). Confidence: the
- * softmax, at temperature 0.05, of each tool's closest cosine, at the tool
- * chosen. */
 static float triage_example_vectors[NEXAMPLES][DIM];
 
 /* Embeds the triage examples (with the models, before the clock starts). */
@@ -292,6 +287,11 @@ static void embed_triage_examples(void) {
       die("cannot embed a triage example: %s", allm_last_error());
 }
 
+/* Triage without an LLM (a semantic router): the tool of the triage example
+ * whose embedding is closest to the question's (the embedder the search
+ * tool uses; the question's embedding is reused by it). Confidence: the
+ * softmax, at temperature 0.05, of each tool's closest cosine, at the tool
+ * chosen. */
 static int triage_by_embedding(const char *question, char *out, int cap, double *confidence) {
   float qv[DIM];
   embed_question(question, qv);
