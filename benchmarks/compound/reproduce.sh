@@ -8,5 +8,5 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 python3 "$here/compound.py" rag_bm25 --questions 60 --time-budget 3000 --max-evals 400 --seed 1
 python3 "$here/compound.py" rag_kb --questions 60 --time-budget 1500 --max-evals 400 --seed 1
-python3 "$here/compound.py" llm_tools --questions 16 --time-budget 1800 --max-evals 400 --seed 1
+python3 "$here/compound.py" llm_tools --questions 32 --time-budget 1800 --max-evals 400 --seed 1
 python3 "$here/compound.py" --summary
