@@ -15,7 +15,11 @@ question<TAB>kind<TAB>answer... with kind text (answer containment), number
 (numeric closeness) or set (set overlap; the answers are the ids), scored by
 `approx-qos graded-accuracy`. Tool questions come from six templates over
 inputs 0..N-1 and are disjoint across splits (the evaluation set is 5x the
-tuning set as for NQ). --inputs-needed prints N for DIR's splits.
+tuning set as for NQ). They are balanced: the splits take consecutive turns of
+one cycle through the templates that alternates the kernels, so in every split
+the three kernels' counts differ by at most one (a tuning set with two kmeans
+questions among sixteen left Lloyd's perforation unchecked); each template's
+inputs are used in a seeded order. --inputs-needed prints N for DIR's splits.
 """
 import argparse
 import math
@@ -36,6 +40,16 @@ TEMPLATES = [
     ("lavamd", "largest", "Which particle has the largest potential in particle system {i}?",
      "set"),
 ]
+
+
+
+
+def template_cycle():
+    """TEMPLATES' indices in turns that alternate the kernels: each kernel's
+    first template, then each kernel's second."""
+    kernels = list(dict.fromkeys(tool for tool, *_ in TEMPLATES))
+    per_kernel = [[t for t, (tool, *_) in enumerate(TEMPLATES) if tool == k] for k in kernels]
+    return [t for turn in zip(*per_kernel) for t in turn]
 
 
 def fail(msg):
@@ -89,8 +103,18 @@ def main():
     if not args.facts:
         ap.error("--facts is required (or --inputs-needed)")
     facts = read_facts(args.facts)
-    pool = [(t, i) for i in range(n_inputs) for t in TEMPLATES]
-    random.Random(args.seed).shuffle(pool)
+    # Turn p asks the cycle's template p % 6 of its (p // 6)-th input in that
+    # template's seeded order.
+    cycle = template_cycle()
+    orders = []
+    for tool, fact, _, _ in TEMPLATES:
+        order = list(range(n_inputs))
+        random.Random(f"{args.seed}-{tool}-{fact}").shuffle(order)
+        orders.append(order)
+    pool = []
+    for p in range(sum(tool for _, tool in sizes.values())):
+        t = cycle[p % len(cycle)]
+        pool.append((TEMPLATES[t], orders[t][p // len(cycle)]))
     at = 0
     for split in SPLITS:
         n_nq, n_tool = sizes[split]
