@@ -42,8 +42,6 @@ TEMPLATES = [
 ]
 
 
-
-
 def template_cycle():
     """TEMPLATES' indices in turns that alternate the kernels: each kernel's
     first template, then each kernel's second."""
