@@ -22,6 +22,7 @@ questions among sixteen left Lloyd's perforation unchecked); each template's
 inputs are used in a seeded order. --inputs-needed prints N for DIR's splits.
 """
 import argparse
+import itertools
 import math
 import os
 import random
@@ -47,7 +48,8 @@ def template_cycle():
     first template, then each kernel's second."""
     kernels = list(dict.fromkeys(tool for tool, *_ in TEMPLATES))
     per_kernel = [[t for t, (tool, *_) in enumerate(TEMPLATES) if tool == k] for k in kernels]
-    return [t for turn in zip(*per_kernel) for t in turn]
+    # zip_longest: a kernel with more templates than the others keeps them all.
+    return [t for turn in itertools.zip_longest(*per_kernel) for t in turn if t is not None]
 
 
 def fail(msg):
@@ -71,8 +73,12 @@ def split_sizes(data):
     return sizes
 
 
+def tool_total(sizes):
+    return sum(tool for _, tool in sizes.values())
+
+
 def inputs_needed(sizes):
-    return math.ceil(sum(tool for _, tool in sizes.values()) / len(TEMPLATES))
+    return math.ceil(tool_total(sizes) / len(TEMPLATES))
 
 
 def read_facts(path):
@@ -110,7 +116,7 @@ def main():
         random.Random(f"{args.seed}-{tool}-{fact}").shuffle(order)
         orders.append(order)
     pool = []
-    for p in range(sum(tool for _, tool in sizes.values())):
+    for p in range(tool_total(sizes)):
         t = cycle[p % len(cycle)]
         pool.append((TEMPLATES[t], orders[t][p // len(cycle)]))
     at = 0
