@@ -2,10 +2,11 @@
 # A deterministic evaluation of examples/tune/kernel.c's space for the
 # distributed tests: time and QoS follow from the configuration alone. With
 # KILL_WORKER_AT=N and KILL_DIR=DIR, the N-th evaluation (counted in DIR)
-# kills the MPI worker measuring it, once.
+# kills the MPI worker measuring it, once. Workers evaluate concurrently, so
+# each evaluation claims its number atomically (mkdir succeeds for one only).
 if [ -n "$KILL_WORKER_AT" ]; then
-  n=$(cat "$KILL_DIR/count" 2>/dev/null || echo 0); n=$((n + 1))
-  echo $n > "$KILL_DIR/count"
+  n=1
+  while ! mkdir "$KILL_DIR/$n" 2>/dev/null; do n=$((n + 1)); done
   if [ "$n" = "$KILL_WORKER_AT" ] && [ ! -e "$KILL_DIR/killed" ]; then
     touch "$KILL_DIR/killed"; kill -9 $PPID; exit 1
   fi
