@@ -10,7 +10,21 @@
  *  - term_score:  per-term scoring: 1 = no length normalisation (b = 0),
  *                 2 = saturated term frequency (idf only);
  *  - score_query: corpus subsetting: score every k-th document; state: the
- *                 number of query terms (longer queries are more robust). */
+ *                 number of query terms (longer queries are more robust);
+ *  - terms_kept:  query-term pruning by idf: the k lowest-idf terms of the
+ *                 query are dropped (at least one is kept); state: the
+ *                 number of query terms;
+ *  - score_slack: score-bound skipping (MaxScore over the forward index):
+ *                 query terms are scored in decreasing order of their
+ *                 score bound idf * (k1 + 1), and a document is left as
+ *                 soon as its partial score plus the bound of its unscored
+ *                 terms, divided by the slack, cannot reach the current
+ *                 top-k threshold (the 100th best full score so far).
+ *                 Slack 1 keeps the top k (rank-safe: only the summation
+ *                 order changes); larger slacks skip more. State: the
+ *                 number of query terms.
+ * Value 0 of every knob is the exact kernel (the same code, the same
+ * output). */
 #include "../common/bench.h"
 
 enum { TOP = 100, VOCAB = 30000, HASH = 1 << 17, MAX_QTERMS = 8 };
@@ -127,6 +141,101 @@ void score_query(const int *qterms, const double *idf, int nq,
   }
 }
 
+/* Query-term pruning: how many of the query's terms are kept (the rest,
+ * lowest idf first, are dropped). */
+// @approx:decision_tree {
+//   transform_type: func_substitute
+//   state_indices: [-1]
+//   thresholds: [4]
+//   thresholds_lower: [3]
+//   thresholds_upper: [6]
+//   decisions: [0, 0]
+//   decision_values: [0, 1, 2, 3]
+// }
+int terms_kept(int nq) { return nq; }
+int approx_terms_kept_1(int nq) { return nq > 1 ? nq - 1 : nq; }
+int approx_terms_kept_2(int nq) { return nq > 2 ? nq - 2 : 1; }
+int approx_terms_kept_3(int nq) { return nq > 3 ? nq - 3 : 1; }
+
+/* Score-bound skipping: the slack of the bound (0: every term of every
+ * document is scored, as the exact kernel does). */
+// @approx:decision_tree {
+//   transform_type: func_substitute
+//   state_indices: [-1]
+//   thresholds: [4]
+//   thresholds_lower: [3]
+//   thresholds_upper: [6]
+//   decisions: [0, 0]
+//   decision_values: [0, 1, 2, 3, 4]
+// }
+double score_slack(int nq) { return 0; }
+double approx_score_slack_1(int nq) { return 1; }
+double approx_score_slack_2(int nq) { return 1.5; }
+double approx_score_slack_3(int nq) { return 1.75; }
+double approx_score_slack_4(int nq) { return 2; }
+
+/* The smallest of the best scores so far (a min-heap of at most TOP). */
+static void heap_push(double *heap, int *n, double v) {
+  int i;
+  if (*n < TOP) {
+    for (i = (*n)++; i > 0 && heap[(i - 1) / 2] > v; i = (i - 1) / 2)
+      heap[i] = heap[(i - 1) / 2];
+    heap[i] = v;
+    return;
+  }
+  if (v <= heap[0])
+    return;
+  for (i = 0;;) { /* replace the minimum, sift down */
+    int c = 2 * i + 1;
+    if (c >= TOP)
+      break;
+    if (c + 1 < TOP && heap[c + 1] < heap[c])
+      c++;
+    if (heap[c] >= v)
+      break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  heap[i] = v;
+}
+
+/* score_query with score-bound skipping at `slack` (>= 1). */
+static void score_query_bounded(const int *qterms, const double *idf, int nq,
+                                posting *const *docs, const int *ndoc,
+                                const int *len, int ndocs, double avgdl,
+                                double *score, double slack) {
+  int order[MAX_QTERMS];
+  double bound[MAX_QTERMS], rest[MAX_QTERMS + 1], heap[TOP], theta = 0;
+  int nheap = 0;
+  for (int k = 0; k < nq; k++) { /* decreasing bound */
+    bound[k] = idf[k] * (K1 + 1); /* every term_score variant's bound */
+    int j = k;
+    while (j > 0 && bound[order[j - 1]] < bound[k]) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = k;
+  }
+  rest[nq] = 0;
+  for (int k = nq - 1; k >= 0; k--)
+    rest[k] = rest[k + 1] + bound[order[k]] / slack;
+  for (int d = 0; d < ndocs; d++) {
+    double s = 0;
+    int k = 0;
+    for (; k < nq && s + rest[k] >= theta; k++) {
+      double tf = tf_of(docs[d], ndoc[d], qterms[order[k]]);
+      if (tf > 0)
+        s += term_score(tf, len[d], avgdl, idf[order[k]]);
+    }
+    score[d] = s;
+    if (k == nq && s > theta) {
+      heap_push(heap, &nheap, s);
+      if (nheap == TOP)
+        theta = heap[0];
+    }
+  }
+}
+
 static int cmp_posting(const void *a, const void *b) {
   return ((const posting *)a)->term - ((const posting *)b)->term;
 }
@@ -224,9 +333,24 @@ int main(int argc, char **argv) {
       terms[n] = t;
       idf[n++] = log((ndocs - df[t] + 0.5) / (df[t] + 0.5) + 1);
     }
+    for (int keep = n > 0 ? terms_kept(n) : 0; n > keep; n--) {
+      int low = 0; /* drop the lowest-idf term, keeping the others' order */
+      for (int k = 1; k < n; k++)
+        if (idf[k] < idf[low])
+          low = k;
+      for (int k = low; k + 1 < n; k++) {
+        terms[k] = terms[k + 1];
+        idf[k] = idf[k + 1];
+      }
+    }
     for (int d = 0; d < ndocs; d++)
       score[d] = 0;
-    score_query(terms, idf, n, docs, ndoc, len, ndocs, avgdl, score, n);
+    double slack = score_slack(n);
+    if (slack > 0)
+      score_query_bounded(terms, idf, n, docs, ndoc, len, ndocs, avgdl, score,
+                          slack);
+    else
+      score_query(terms, idf, n, docs, ndoc, len, ndocs, avgdl, score, n);
     bench_top_k(score, ndocs, TOP, top[q]);
   }
   double t = bench_now() - t0;
