@@ -33,20 +33,26 @@ extern "C" {
  * per parameter name. Each module keeps a private array of slot numbers,
  * one per parameter read, initialised to -1 (modules compiled apart never
  * share an entry, and a knob read by two modules shares one slot by name).
- * Generated code loads its slot number; while it is -1 it calls
- * approx_rt_param(), which registers the name, publishes its value and
- * stores the slot number; afterwards each read is two relaxed loads. The
- * runtime writes module memory only inside that call, so modules may be
- * unloaded (JIT modules, dlclose) at any time. */
+ * The module's constructor (a global constructor, run when the module is
+ * loaded: program start, dlopen, the JIT's initialisation) calls
+ * approx_rt_param() for each entry, which registers the name, publishes its
+ * value and stores the slot number. A read is then two unordered loads (the
+ * slot number, the value) with an alias tag of their own, which the
+ * optimiser may hoist out of loops: a value changed while a loop runs takes
+ * effect at the loop's next entry at the latest. The runtime writes module
+ * memory only inside that call, so modules may be unloaded (JIT modules,
+ * dlclose) at any time. */
 #define APPROX_RT_PARAM_FN "approx_rt_param"   /* the function below */
 #define APPROX_RT_TABLE "approx_rt_table"      /* int32_t[SLOTS], exported */
 #define APPROX_RT_TABLE_SLOTS 16384            /* distinct names per process */
 #define APPROX_RT_SLOTS "__approx_rt_slots"    /* int32_t[n], per module */
+#define APPROX_RT_REGISTER_FN "__approx_rt_register" /* per module, internal */
+#define APPROX_RT_REGISTER_PRIORITY 101 /* before default-priority ctors */
 
-/* Called by generated code while *slot (the module's slot number for
- * `name`) is -1: registers `name` (with `dflt`, the value configured at
- * compile time) in the table if needed, publishes its value, stores its
- * slot number in *slot and returns the value. */
+/* Called by a module's constructor for each of its slot numbers: registers
+ * `name` (with `dflt`, the value configured at compile time) in the table
+ * if needed, publishes its value, stores its slot number in *slot and
+ * returns the value. */
 int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name);
 
 /* Sets parameter `name` to `value` for all later reads. Names not yet seen

@@ -303,13 +303,14 @@ static void setLocked(const char *name, int32_t value) {
       publish(&slots[r], value);
 }
 
-/* The names APPROX_CONFIG set, reported at exit when the run never read
- * them: a misspelled name must not silently leave its knob at the default. */
+/* The names APPROX_CONFIG set, reported at exit when no module registered
+ * them (modules register every knob when loaded): a misspelled name must
+ * not silently leave its knob at the default. */
 static char **envNames;
 static size_t numEnvNames;
 static const char *envPath;
 
-static void reportUnreadEnvNames(void) {
+static void reportUnknownEnvNames(void) {
   pthread_mutex_lock(&mu);
   for (size_t i = 0; i < numEnvNames; ++i) {
     int read = 0;
@@ -317,8 +318,8 @@ static void reportUnreadEnvNames(void) {
       read = strcmp(slots[r].name, envNames[i]) == 0;
     if (!read)
       fprintf(stderr,
-              "approx runtime: warning: APPROX_CONFIG (%s) sets '%s', which "
-              "no knob of this run read (misspelled?)\n",
+              "approx runtime: warning: APPROX_CONFIG (%s) sets '%s', which is "
+              "not a knob of this program (misspelled?)\n",
               envPath, envNames[i]);
   }
   pthread_mutex_unlock(&mu);
@@ -351,7 +352,7 @@ static void loadEnvLocked(void) {
   }
   free(list);
   envPath = path;
-  atexit(reportUnreadEnvNames);
+  atexit(reportUnknownEnvNames);
 }
 
 int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name) {

@@ -1,8 +1,8 @@
 // A runtime-table program of two modules compiled apart: each module keeps
 // its own parameter table, so each knob reads its own values (both modules
 // used to share slot numbers: count_b read count_a's decision) and setting
-// one knob leaves the other alone; an APPROX_CONFIG name no knob read is
-// reported.
+// one knob leaves the other alone; an APPROX_CONFIG name that is no knob of
+// the program is reported.
 // RUN: approx-cc %s %S/Inputs/module_a.c -o %t.baked
 // RUN: %t.baked | FileCheck %s --check-prefix=DEFAULT
 // RUN: approx-cc -c %S/Inputs/module_a.c --approx-runtime-table -o %t.a.o
@@ -42,4 +42,4 @@ int main(void) {
 // DEFAULT: 50 34
 // B-EXACT: 50 100
 // A-EXACT: 100 34
-// TYPO: approx runtime: warning: APPROX_CONFIG ({{.*}}typo.json) sets 'count_c_decision_1', which no knob of this run read (misspelled?)
+// TYPO: approx runtime: warning: APPROX_CONFIG ({{.*}}typo.json) sets 'count_c_decision_1', which is not a knob of this program (misspelled?)

@@ -180,7 +180,7 @@ TEST(RuntimeDeathTest, UnreadApproxConfigNameIsReportedAtExit) {
       },
       ::testing::ExitedWithCode(0),
       "warning: APPROX_CONFIG \\(.*env-typo.json\\) sets 'env_decisoin_1', "
-      "which no knob of this run read \\(misspelled\\?\\)");
+      "which is not a knob of this program \\(misspelled\\?\\)");
 }
 
 } // namespace

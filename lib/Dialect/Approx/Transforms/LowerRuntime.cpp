@@ -9,10 +9,7 @@
 #include "approx/Dialect/Approx/Transforms/Patterns.h"
 #include "approx_runtime.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace approx {
@@ -25,85 +22,83 @@ using namespace approx;
 
 namespace {
 
-/// The parameter's slot number in the module's own array (one acquire
-/// load); once known, its value in the runtime's table (one more load);
-/// while unknown (-1), a call of approx_rt_param registers the name, which
-/// reads APPROX_CONFIG, and fills in the slot number.
+/// The alias tag of parameter reads: a scalar type of its own under C and
+/// C++'s type-based alias root (the one clang's metadata uses), so a read
+/// aliases none of the program's typed loads and stores and the optimiser
+/// may hoist it out of a loop that writes only those.
+ArrayAttr parameterAliasTag(MLIRContext *ctx) {
+  auto root =
+      LLVM::TBAARootAttr::get(ctx, StringAttr::get(ctx, "Simple C/C++ TBAA"));
+  auto anyType = LLVM::TBAATypeDescriptorAttr::get(
+      ctx, "omnipotent char", {LLVM::TBAAMemberAttr::get(root, 0)});
+  auto paramType = LLVM::TBAATypeDescriptorAttr::get(
+      ctx, "approx runtime parameter", {LLVM::TBAAMemberAttr::get(anyType, 0)});
+  return ArrayAttr::get(ctx, {LLVM::TBAATagAttr::get(paramType, paramType, 0)});
+}
+
+/// An unordered (racy but defined), alias-tagged load of an i32.
+Value loadParameterWord(OpBuilder &b, Location loc, Value address) {
+  auto load = LLVM::LoadOp::create(b, loc, b.getI32Type(), address,
+                                   /*alignment=*/4, false, false, false, false,
+                                   LLVM::AtomicOrdering::unordered);
+  load.setTBAATags(parameterAliasTag(b.getContext()));
+  return load;
+}
+
+/// A read: the parameter's slot number from the module's own array, then
+/// its value in the runtime's table. The module's constructor has filled
+/// in every slot number before any code of the module runs.
 struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
-  LowerRuntimeParam(MLIRContext *ctx, int *nextSlot)
-      : OpRewritePattern(ctx), nextSlot(nextSlot) {}
+  LowerRuntimeParam(MLIRContext *ctx,
+                    SmallVectorImpl<RuntimeParamRegistration> *registrations)
+      : OpRewritePattern(ctx), registrations(registrations) {}
 
   LogicalResult matchAndRewrite(RuntimeParamOp op,
                                 PatternRewriter &b) const override {
-    int32_t index = (*nextSlot)++;
+    int32_t index = int32_t(registrations->size());
+    registrations->push_back({op.getName().str(),
+                              int32_t(op.getDefaultValue()), op.getLoc()});
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
-    auto i32 = [&](OpBuilder &ib, int64_t v) -> Value {
-      return arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), v);
-    };
-    std::string text = op.getName().str();
-    text.push_back('\0');
-    Value name = LLVM::createGlobalString(
-        loc, b, "__approx_param_name_" + std::to_string(index), text,
-        LLVM::Linkage::Internal);
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
     Value slots = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_SLOTS);
     Value ref = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), slots,
                                     ArrayRef<LLVM::GEPArg>{index});
-    Value slot = LLVM::LoadOp::create(b, loc, b.getI32Type(), ref,
-                                      /*alignment=*/4, false, false, false,
-                                      false, LLVM::AtomicOrdering::acquire);
-    Value known =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, slot, i32(b, 0));
-    int32_t dflt = int32_t(op.getDefaultValue());
-    b.replaceOpWithNewOp<scf::IfOp>(
-        op, known,
-        [&](OpBuilder &t, Location l) {
-          Value table = LLVM::AddressOfOp::create(t, l, ptr, APPROX_RT_TABLE);
-          Value entry = LLVM::GEPOp::create(t, l, ptr, t.getI32Type(), table,
-                                            ArrayRef<LLVM::GEPArg>{slot});
-          Value v = LLVM::LoadOp::create(t, l, t.getI32Type(), entry,
-                                         /*alignment=*/4, false, false, false,
-                                         false, LLVM::AtomicOrdering::monotonic);
-          scf::YieldOp::create(t, l, v);
-        },
-        [&](OpBuilder &e, Location l) {
-          auto call = func::CallOp::create(
-              e, l, APPROX_RT_PARAM_FN, TypeRange(e.getI32Type()),
-              ValueRange{ref, i32(e, dflt), name});
-          scf::YieldOp::create(e, l, call.getResult(0));
-        });
+    Value slot = loadParameterWord(b, loc, ref);
+    Value table = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_TABLE);
+    Value entry = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), table,
+                                      ArrayRef<LLVM::GEPArg>{slot});
+    b.replaceOp(op, loadParameterWord(b, loc, entry));
     return success();
   }
 
-  int *nextSlot;
+  SmallVectorImpl<RuntimeParamRegistration> *registrations;
 };
 
 /// Declares approx_rt_param and the runtime's table, and defines the
-/// module's array of `count` slot numbers (all -1); fails on a clash with a
-/// user symbol of the same name.
+/// module's array of `count` slot numbers (all -1 until the constructor
+/// runs); fails on a clash with a user symbol of a reserved name.
 LogicalResult declareRuntime(ModuleOp module, int64_t count) {
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i32 = IntegerType::get(ctx, 32);
-  auto type = FunctionType::get(ctx, {ptr, i32, ptr}, {i32});
-  for (StringRef reserved : {APPROX_RT_TABLE, APPROX_RT_SLOTS})
+  auto type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, ptr});
+  for (StringRef reserved :
+       {APPROX_RT_TABLE, APPROX_RT_SLOTS, APPROX_RT_REGISTER_FN})
     if (Operation *existing = SymbolTable::lookupSymbolIn(module, reserved))
       return existing->emitOpError("symbol '")
              << reserved << "' is reserved for the approx runtime";
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   if (Operation *existing =
           SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN)) {
-    auto fn = dyn_cast<func::FuncOp>(existing);
-    if (!fn || fn.getFunctionType() != type)
+    auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
+    if (!fn || fn.getFunctionType() != type || !fn.isExternal())
       return existing->emitOpError("symbol '")
              << APPROX_RT_PARAM_FN
-             << "' is reserved for the approx runtime and must have type "
-             << type;
+             << "' is reserved for the approx runtime (an external "
+             << type << ")";
   } else {
-    auto fn =
-        func::FuncOp::create(b, module.getLoc(), APPROX_RT_PARAM_FN, type);
-    fn.setPrivate();
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), APPROX_RT_PARAM_FN, type);
   }
   LLVM::GlobalOp::create(
       b, module.getLoc(), LLVM::LLVMArrayType::get(i32, APPROX_RT_TABLE_SLOTS),
@@ -117,6 +112,55 @@ LogicalResult declareRuntime(ModuleOp module, int64_t count) {
   return success();
 }
 
+/// The module's constructor: approx_rt_param(&slots[i], default, name) for
+/// every read i, which registers the name, applies APPROX_CONFIG and fills
+/// in the slot number; appended to the module's global constructors (the
+/// program's own, from C++ static initialisers, are kept) at a priority
+/// that runs it before them.
+void defineRegistration(ModuleOp module,
+                        ArrayRef<RuntimeParamRegistration> registrations) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto ctor = LLVM::LLVMFuncOp::create(
+      b, loc, APPROX_RT_REGISTER_FN,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}),
+      LLVM::Linkage::Internal);
+  b.setInsertionPointToStart(ctor.addEntryBlock(b));
+  auto paramFn = cast<LLVM::LLVMFuncOp>(
+      SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN));
+  Value slots = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_SLOTS);
+  for (auto [index, r] : llvm::enumerate(registrations)) {
+    Value ref = LLVM::GEPOp::create(b, r.loc, ptr, b.getI32Type(), slots,
+                                    ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    std::string text = r.name;
+    text.push_back('\0');
+    Value name = LLVM::createGlobalString(
+        r.loc, b, "__approx_param_name_" + std::to_string(index), text,
+        LLVM::Linkage::Internal);
+    Value dflt = LLVM::ConstantOp::create(b, r.loc, b.getI32Type(),
+                                          b.getI32IntegerAttr(r.dflt));
+    LLVM::CallOp::create(b, r.loc, paramFn, ValueRange{ref, dflt, name});
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange());
+
+  SmallVector<Attribute> ctors, priorities, data;
+  b.setInsertionPointToEnd(module.getBody());
+  for (auto existing :
+       llvm::make_early_inc_range(module.getOps<LLVM::GlobalCtorsOp>())) {
+    llvm::append_range(ctors, existing.getCtors());
+    llvm::append_range(priorities, existing.getPriorities());
+    llvm::append_range(data, existing.getData());
+    existing.erase();
+  }
+  ctors.push_back(FlatSymbolRefAttr::get(ctor));
+  priorities.push_back(b.getI32IntegerAttr(APPROX_RT_REGISTER_PRIORITY));
+  data.push_back(LLVM::ZeroAttr::get(ctx));
+  LLVM::GlobalCtorsOp::create(b, loc, b.getArrayAttr(ctors),
+                              b.getArrayAttr(priorities), b.getArrayAttr(data));
+}
+
 struct LowerApproxRuntimePass
     : approx::impl::LowerApproxRuntimeBase<LowerApproxRuntimePass> {
   void runOnOperation() override {
@@ -127,19 +171,21 @@ struct LowerApproxRuntimePass
       return;
     if (failed(declareRuntime(module, count)))
       return signalPassFailure();
-    int nextSlot = 0;
+    SmallVector<RuntimeParamRegistration> registrations;
     RewritePatternSet patterns(&getContext());
-    populateRuntimeParamLoweringPatterns(patterns, &nextSlot);
+    populateRuntimeParamLoweringPatterns(patterns, registrations);
     walkAndApplyPatterns(module, std::move(patterns));
     if (module.walk([](RuntimeParamOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    defineRegistration(module, registrations);
   }
 };
 
 } // namespace
 
-void approx::populateRuntimeParamLoweringPatterns(RewritePatternSet &patterns,
-                                                  int *nextSlot) {
-  patterns.add<LowerRuntimeParam>(patterns.getContext(), nextSlot);
+void approx::populateRuntimeParamLoweringPatterns(
+    RewritePatternSet &patterns,
+    SmallVectorImpl<RuntimeParamRegistration> &registrations) {
+  patterns.add<LowerRuntimeParam>(patterns.getContext(), &registrations);
 }

@@ -87,14 +87,14 @@ def TransformApprox : Pass<"transform-approx", "::mlir::ModuleOp"> {
 def LowerApproxRuntime : Pass<"lower-approx-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower approx.runtime_param to the runtime's knob table";
   let description = [{
-    Each `approx.runtime_param` gets a slot (dense, in program order) and
-    becomes one relaxed load of the slot's word in the runtime's exported
-    table; the first read of a slot calls `approx_rt_param`, which registers
-    it and applies `APPROX_CONFIG`. Names and layout come from the runtime's
-    public header `approx_runtime.h` alone.
+    Each `approx.runtime_param` gets an entry (dense, in program order) in
+    the module's array of slot numbers and becomes two unordered, alias-tagged
+    loads (its slot number, then the value in the runtime's exported table);
+    the module's constructor calls `approx_rt_param` for every entry, which
+    registers it, applies `APPROX_CONFIG` and fills in the slot number. Names
+    and layout come from the runtime's public header `approx_runtime.h` alone.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def FinalizeApprox : Pass<"finalize-approx", "::mlir::ModuleOp"> {

@@ -10,6 +10,12 @@
 #ifndef APPROX_DIALECT_APPROX_TRANSFORMS_PATTERNS_H
 #define APPROX_DIALECT_APPROX_TRANSFORMS_PATTERNS_H
 
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <string>
+
 namespace mlir {
 class RewritePatternSet;
 class SymbolTableCollection;
@@ -40,11 +46,21 @@ void populateTransformPatterns(mlir::RewritePatternSet &patterns,
 /// knob's transform is applied.
 void populateSafetyContractPatterns(mlir::RewritePatternSet &patterns);
 
-/// approx.runtime_param -> an inline read of the runtime's table, calling
-/// the runtime on a slot's first read. Slots are numbered from
-/// `*nextSlot` in the order the patterns are applied.
-void populateRuntimeParamLoweringPatterns(mlir::RewritePatternSet &patterns,
-                                          int *nextSlot);
+/// A parameter read lowered by the pattern below: what the module's
+/// constructor registers for its slot.
+struct RuntimeParamRegistration {
+  std::string name;
+  int32_t dflt;
+  mlir::Location loc;
+};
+
+/// approx.runtime_param -> two loads (the slot number, then the value in the
+/// runtime's table). Slots are numbered in the order the patterns are
+/// applied, each appended to `registrations`, from which the caller defines
+/// the constructor that fills in the slot numbers.
+void populateRuntimeParamLoweringPatterns(
+    mlir::RewritePatternSet &patterns,
+    llvm::SmallVectorImpl<RuntimeParamRegistration> &registrations);
 
 } // namespace approx
 
