@@ -1,6 +1,7 @@
 """C/C++ comment annotations: parse_and_generate and
 inject_annotations_text, down to a compiled, running program."""
 
+import re
 import subprocess
 import warnings
 
@@ -163,6 +164,9 @@ int sum(const int *x, int n) {
     m = ar.MLIRConfigManager()
     assert m.default_config(annotated) == m.default_config(reference)
     compiled = ar.compile(annotated, workload=ar.WorkloadType.CPP)
-    assert "approx." not in compiled
+    # no op of the approx dialect is left (the frontend's approx.nsw_step
+    # hint stays on the loop the decision tree keeps exact, for the LLVM
+    # stage)
+    assert not re.search(r'^\s*(%\S+ = )?"?approx\.', compiled, re.M)
     # perforated by 2 for n >= 100: the loop's step doubles
     assert "arith.constant 2" in compiled or "step" in compiled

@@ -251,7 +251,8 @@ func.func @sc(%x: i32) -> i32 {
 
 // Runtime table: thresholds and decisions become approx.runtime_param reads
 // (lowered to the runtime's ABI by lower-approx-runtime), the compile-time
-// values their defaults.
+// values their defaults; every decision is read before the switch, so all
+// of a tree's reads are unconditional (hoistable out of loops together).
 func.func private @s(i32) -> i32
 func.func @rt(%n: index, %x: i32) {
   approx.knob <{id = 0 : i32, name = "rt", transform_types = [#approx.kind<loop_perforate>]}> {
@@ -269,14 +270,19 @@ func.func @rt(%n: index, %x: i32) {
 // CHECK:         %[[ST:.*]] = func.call @s
 // CHECK:         %[[T:.*]] = approx.runtime_param <{default_value = 5 : i32, name = "rt_threshold_0"}> : i32
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[ST]], %[[T]]
-// CHECK:         scf.index_switch
-// CHECK:           approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
+// CHECK:         %[[D0:.*]] = approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
+// CHECK-NEXT:    %[[D1:.*]] = approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
+// CHECK-NEXT:    scf.index_switch
+// CHECK-NEXT:    case 0 {
+// CHECK-NEXT:      scf.yield %[[D0]]
 // CHECK:         default {
-// CHECK:           approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
+// CHECK-NEXT:      scf.yield %[[D1]]
 
 // -----
 
-// A static knob value in a runtime-table build is one runtime_param.
+// A static knob value in a runtime-table build is one runtime_param. A
+// perforation whose factor is known only at run time is versioned: the
+// loop as written when the factor is 1 (exact), the perforated one else.
 func.func @rt_static(%n: index) {
   approx.knob <{id = 0 : i32, name = "rs", transform_types = [#approx.kind<loop_perforate>]}> {
     approx.transform loop_perforate <{knob_val = 3 : i32, runtime_param = "rs_knob_val"}>
@@ -292,10 +298,14 @@ func.func @rt_static(%n: index) {
 // CHECK:         %[[K:.*]] = approx.runtime_param <{default_value = 3 : i32, name = "rs_knob_val"}> : i32
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[F:.*]] = arith.maxsi %[[K]], %[[ONE]]
-// CHECK:         %[[S:.*]] = arith.extsi %[[F]] : i32 to i128
-// CHECK:         arith.muli %{{.*}}, %[[S]] : i128
-// CHECK:         %[[STEP:.*]] = arith.select
-// CHECK:         scf.for %{{.*}} step %[[STEP]]
+// CHECK:         %[[EXACT:.*]] = arith.cmpi eq, %[[F]], %{{.*}} : i32
+// CHECK-NEXT:    scf.if %[[EXACT]] {
+// CHECK-NEXT:      scf.for %{{.*}} = %[[C0:.*]] to %[[N:.*]] step %[[C1:[^ ]*]] {
+// CHECK:         } else {
+// CHECK:           %[[S:.*]] = arith.extsi %[[F]] : i32 to i128
+// CHECK:           arith.muli %{{.*}}, %[[S]] : i128
+// CHECK:           %[[STEP:.*]] = arith.select
+// CHECK:           scf.for %{{.*}} step %[[STEP]]
 
 // -----
 
@@ -424,3 +434,34 @@ func.func @perforate_i8(%ub: i8) -> i32 {
 // CHECK:         scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[NS]] iter_args(%{{.*}}) -> (i32) : i64 {
 // CHECK-NEXT:      %[[I8:.*]] = arith.trunci %[[IV]] : i64 to i8
 // CHECK-NEXT:      arith.extsi %[[I8]] : i8 to i32
+
+// -----
+
+// Versioning keeps the loop's results: the if yields the exact loop's sum
+// or the perforated loop's, and the uses after it take the if's.
+func.func private @rs(i32) -> i32
+func.func @rt_sum(%n: index, %x: i32) -> i32 {
+  %r = approx.knob <{id = 0 : i32, name = "rsum", transform_types = [#approx.kind<loop_perforate>]}> -> i32 {
+    %st = func.call @rs(%x) : (i32) -> i32
+    approx.decision_tree loop_perforate %st <{state_function = "rs", state_indices = array<i64: 1>, thresholds = array<i32: 5>, decisions = array<i32: 0, 2>, runtime_params = ["rsum_threshold_0", "rsum_decision_0", "rsum_decision_1"]}> : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (i32) {
+      %a = arith.addi %acc, %one : i32
+      scf.yield %a : i32
+    }
+    approx.yield %s : i32
+  }
+  return %r : i32
+}
+// CHECK-LABEL: func.func @rt_sum(
+// CHECK:         %[[V:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK-NEXT:      %[[E:.*]] = scf.for %{{.*}} step %[[C1:[^ ]*]] iter_args
+// CHECK:           scf.yield %[[E]] : i32
+// CHECK-NEXT:    } else {
+// CHECK:           %[[P:.*]] = scf.for
+// CHECK:           scf.yield %[[P]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    approx.yield %[[V]] : i32

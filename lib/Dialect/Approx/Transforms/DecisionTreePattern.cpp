@@ -42,11 +42,23 @@ struct LowerDecisionTree : OpRewritePattern<DecisionTreeOp> {
     SmallVector<int64_t> cases;
     for (size_t i = 0; i < n; ++i)
       cases.push_back(int64_t(i));
+    // Runtime-table builds read every decision before the switch: a tree's
+    // reads are then unconditional within it, so the optimiser can hoist
+    // them out of a loop together (measured on pagerank: faster than reads
+    // in the cases, and than selects in place of the switch, which make
+    // every read and compare sit on the path of each call). Baked decisions
+    // are constants in the cases.
+    SmallVector<Value> read;
+    if (dt.getRuntimeParams())
+      for (size_t j = 0; j <= n; ++j)
+        read.push_back(param(b, n + j, decisions[j]));
     auto sw = scf::IndexSwitchOp::create(b, loc, TypeRange(b.getI32Type()),
                                          index, cases, cases.size());
     auto fill = [&](Region &region, size_t j) {
       OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-      scf::YieldOp::create(rb, loc, param(rb, n + j, decisions[j]));
+      scf::YieldOp::create(rb, loc,
+                           read.empty() ? param(rb, n + j, decisions[j])
+                                        : read[j]);
     };
     for (size_t i = 0; i < n; ++i)
       fill(sw.getCaseRegions()[i], i);

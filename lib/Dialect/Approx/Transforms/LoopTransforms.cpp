@@ -337,6 +337,31 @@ Operation *perforationTarget(KnobOp knob, TransformOp t) {
   });
 }
 
+/// For a work divisor known only at run time (a runtime-table build, a
+/// decision tree): `if (factor == 1) { the loop as written } else { loop }`,
+/// so the exact configuration runs the loop with its own constant step
+/// (unrolled and vectorised as in the exact build) and only the else branch
+/// is transformed. `loop`'s results are replaced by the if's.
+void versionOnExact(PatternRewriter &b, Operation *loop, Value factor) {
+  Location loc = loop->getLoc();
+  Value exact = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, factor,
+                                      constI32(b, loc, 1));
+  Operation *elseYield = nullptr;
+  auto ifOp = scf::IfOp::create(
+      b, loc, exact,
+      [&](OpBuilder &tb, Location l) {
+        scf::YieldOp::create(tb, l, tb.clone(*loop)->getResults());
+      },
+      [&](OpBuilder &eb, Location l) {
+        elseYield = scf::YieldOp::create(eb, l, loop->getResults());
+      });
+  loop->replaceUsesWithIf(ifOp.getResults(), [&](OpOperand &use) {
+    return use.getOwner() != elseYield;
+  });
+  loop->moveBefore(elseYield);
+  b.setInsertionPoint(loop);
+}
+
 struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {
   using TransformKindPattern::TransformKindPattern;
 
@@ -359,6 +384,8 @@ struct LoopPerforate : TransformKindPattern<TransformKind::LoopPerforate> {
     Location loc = (*loop)->getLoc();
     b.setInsertionPoint(*loop);
     Value factor = divisor(b, loc, k); // loop-invariant: before the loop
+    if (!k.constant)
+      versionOnExact(b, *loop, factor);
     if (auto forOp = dyn_cast<scf::ForOp>(*loop)) {
       perforateFor(b, forOp, factor);
       return success();
