@@ -171,14 +171,14 @@ void RaiseLLVMToStdPass::runOnOperation() {
   OpBuilder b(&getContext());
 
   // Functions used other than as the callee of a direct call keep their
-  // llvm.func form: addressof needs an llvm.func.
+  // llvm.func form: addressof, dso_local_equivalent, and the global
+  // constructors and destructors of C++ static initialisers all need an
+  // llvm.func.
   llvm::StringSet<> addressTaken;
-  module.walk([&](Operation *op) {
-    if (auto addr = dyn_cast<LLVM::AddressOfOp>(op))
-      addressTaken.insert(addr.getGlobalName());
-    else if (auto eq = dyn_cast<LLVM::DSOLocalEquivalentOp>(op))
-      addressTaken.insert(eq.getFunctionName());
-  });
+  if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (!isa<LLVM::CallOp, LLVM::InvokeOp>(use.getUser()))
+        addressTaken.insert(use.getSymbolRef().getRootReference());
 
   llvm::StringSet<> raised;
   SmallVector<LLVM::LLVMFuncOp> candidates(module.getOps<LLVM::LLVMFuncOp>());
