@@ -175,10 +175,14 @@ void RaiseLLVMToStdPass::runOnOperation() {
   // constructors and destructors of C++ static initialisers all need an
   // llvm.func.
   llvm::StringSet<> addressTaken;
-  if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
-    for (const SymbolTable::SymbolUse &use : *uses)
-      if (!isa<LLVM::CallOp, LLVM::InvokeOp>(use.getUser()))
-        addressTaken.insert(use.getSymbolRef().getRootReference());
+  auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!uses) {
+    module.emitError("cannot enumerate the uses of the module's functions");
+    return signalPassFailure();
+  }
+  for (const SymbolTable::SymbolUse &use : *uses)
+    if (!isa<LLVM::CallOp, LLVM::InvokeOp>(use.getUser()))
+      addressTaken.insert(use.getSymbolRef().getRootReference());
 
   llvm::StringSet<> raised;
   SmallVector<LLVM::LLVMFuncOp> candidates(module.getOps<LLVM::LLVMFuncOp>());
