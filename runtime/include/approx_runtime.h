@@ -5,10 +5,11 @@
  * approx_rt_param(), so one binary evaluates any configuration without
  * recompiling. Values come, in increasing priority, from the defaults baked
  * into the program, the JSON file named by the environment variable
- * APPROX_CONFIG (read once, at the first parameter access), and
- * approx_rt_set() / approx_rt_load_config() calls. An APPROX_CONFIG entry
- * that the run never read is reported on stderr at exit (a misspelled name
- * would otherwise leave that knob at its default without a word).
+ * APPROX_CONFIG (read once, when the first module registers its
+ * parameters), and approx_rt_set() / approx_rt_load_config() calls. An
+ * APPROX_CONFIG entry that is no parameter of the program's loaded modules
+ * is reported on stderr at exit (a misspelled name would otherwise leave
+ * that knob at its default without a word).
  *
  * Parameter names are the seed's: <knob>_threshold_<i>, <knob>_decision_<j>,
  * <knob>_knob_val. The configuration file is a flat JSON object of
@@ -55,8 +56,9 @@ extern "C" {
  * returns the value. */
 int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name);
 
-/* Sets parameter `name` to `value` for all later reads. Names not yet seen
- * by the program are remembered and applied when first read. Returns 0. */
+/* Sets parameter `name` to `value` for all later reads. Names not yet
+ * registered (their module not loaded yet) are remembered and applied when
+ * they register. Returns 0. */
 int approx_rt_set(const char *name, int32_t value);
 
 /* Forgets every value set by approx_rt_set/approx_rt_load_config/

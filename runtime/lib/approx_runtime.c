@@ -16,7 +16,7 @@ enum { kMaxSlots = APPROX_RT_TABLE_SLOTS };
  * code once its module knows the slot number. */
 _Atomic int32_t approx_rt_table[kMaxSlots];
 
-/* A registered name (its own copy: the module that first read it may be
+/* A registered name (its own copy: the module that registered it may be
  * unloaded) and its compile-time default. */
 typedef struct {
   char *name;
@@ -32,7 +32,7 @@ static void publish(const Slot *s, int32_t value) {
 
 typedef approx_rt_entry Override;
 
-static size_t numRegistered; /* slots[0, numRegistered), in order of first read */
+static size_t numRegistered; /* slots[0, numRegistered), registration order */
 static Override *overrides;
 static size_t numOverrides, capOverrides;
 static int envLoaded;
