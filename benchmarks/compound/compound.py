@@ -301,7 +301,7 @@ class System:
 
 
 # The run-to-run spread of a whole-system run on this machine, as a fraction
-# (the exact system measured twice per run: 0.9-3.6 %).
+# (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
 
 
