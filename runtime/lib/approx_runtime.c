@@ -39,6 +39,15 @@ static int envLoaded;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local char lastError[1024];
 
+/* The slot of registered name `name`, or numRegistered when it has none
+ * (names are registered once each). Call with `mu` held. */
+static size_t findRegisteredLocked(const char *name) {
+  size_t r = 0;
+  while (r < numRegistered && strcmp(slots[r].name, name) != 0)
+    ++r;
+  return r;
+}
+
 static void setError(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -298,9 +307,9 @@ static void setLocked(const char *name, int32_t value) {
     ++numOverrides;
   }
   overrides[i].value = value;
-  for (size_t r = 0; r < numRegistered; ++r)
-    if (strcmp(slots[r].name, name) == 0)
-      publish(&slots[r], value);
+  size_t r = findRegisteredLocked(name);
+  if (r < numRegistered)
+    publish(&slots[r], value);
 }
 
 /* The names APPROX_CONFIG set, reported at exit when no module registered
@@ -313,10 +322,7 @@ static const char *envPath;
 static void reportUnknownEnvNames(void) {
   pthread_mutex_lock(&mu);
   for (size_t i = 0; i < numEnvNames; ++i) {
-    int read = 0;
-    for (size_t r = 0; r < numRegistered && !read; ++r)
-      read = strcmp(slots[r].name, envNames[i]) == 0;
-    if (!read)
+    if (findRegisteredLocked(envNames[i]) == numRegistered)
       fprintf(stderr,
               "approx runtime: warning: APPROX_CONFIG (%s) sets '%s', which is "
               "not a knob of this program (misspelled?)\n",
@@ -362,9 +368,7 @@ int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name) {
     return atomic_load_explicit(&approx_rt_table[known], memory_order_acquire);
   pthread_mutex_lock(&mu);
   loadEnvLocked();
-  size_t r = 0;
-  while (r < numRegistered && strcmp(slots[r].name, name) != 0)
-    ++r;
+  size_t r = findRegisteredLocked(name);
   if (r == numRegistered) {
     if (numRegistered == kMaxSlots) {
       fprintf(stderr, "approx runtime: more than %d distinct parameters in "
@@ -430,11 +434,11 @@ int approx_rt_get(const char *name, int32_t *value) {
   int rc = -1;
   pthread_mutex_lock(&mu);
   loadEnvLocked();
-  for (size_t r = 0; r < numRegistered && rc; ++r)
-    if (strcmp(slots[r].name, name) == 0) {
-      *value = atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
-      rc = 0;
-    }
+  size_t r = findRegisteredLocked(name);
+  if (r < numRegistered) {
+    *value = atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
+    rc = 0;
+  }
   for (size_t i = 0; i < numOverrides && rc; ++i)
     if (strcmp(overrides[i].name, name) == 0) {
       *value = overrides[i].value;
