@@ -287,6 +287,93 @@ TEST_F(EngineTest, FirstTokenProbabilityIsAmongTheTokensTheGrammarAllows) {
   EXPECT_LE(forced.first_token_prob, 1);
 }
 
+// Shared prefixes, on both model families of the compound systems (Gemma 3
+// has sliding-window layers, SmolLM2 has none): the text and the first
+// token's probability (a function of the logits, so of every KV value) are
+// the same whether the prefix was decoded by this call, kept live from the
+// previous one or restored from a saved copy, whatever came before.
+class SharedPrefixTest : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(SharedPrefixTest, SameTextWhateverCameBefore) {
+  allm_model *m = allm_load((modelsDir() + "/" + GetParam()).c_str(), nullptr);
+  ASSERT_NE(m, nullptr) << allm_last_error();
+  const std::string shots = "Answer each question with a short answer.\n\n"
+                            "Question: what is the capital of italy\nAnswer: Rome\n\n"
+                            "Question: who wrote hamlet\nAnswer: William Shakespeare\n\n";
+  const std::string other = "Translate into French.\n\nEnglish: cat\nFrench: chat\n\n";
+  struct Out {
+    std::string text;
+    allm_stats s;
+  };
+  auto run = [&](const std::string &prefix, const std::string &rest, int prefixBytes) {
+    std::string prompt = prefix + rest;
+    allm_gen_params g = allm_gen_defaults();
+    g.max_new_tokens = 8;
+    g.prefix_bytes = prefixBytes;
+    char out[512];
+    Out o;
+    EXPECT_GE(allm_generate(m, prompt.c_str(), &g, out, sizeof out, &o.s), 0)
+        << allm_last_error();
+    o.text = out;
+    return o;
+  };
+  const std::string q1 = "Question: what is the capital of germany\nAnswer:";
+  const std::string q2 = "Question: who painted the mona lisa\nAnswer:";
+  int n = (int)shots.size();
+  Out decoded = run(shots, q1, n);              // the prefix decoded (a new model)
+  Out live2 = run(shots, q2, n);                // kept live from the previous call
+  Out elsewhere = run(other, "English: dog\nFrench:", (int)other.size());
+  Out restored = run(shots, q1, n);             // restored from its saved copy
+  Out live = run(shots, q1, n);                 // live again
+  Out whole = run(shots, q1, 0);                // no prefix: decoded whole
+  Out again = run(shots, q1, n);                // after a call without a prefix
+  EXPECT_FALSE(decoded.text.empty());
+  EXPECT_NE(decoded.text.find("Berlin"), std::string::npos) << decoded.text;
+  // The prefix's tokens, less one where the tokenizer gives its trailing
+  // newlines to the word after it (SmolLM2's).
+  int prefixTokens = allm_count_tokens(m, shots.c_str(), 1);
+  EXPECT_GE(live2.s.reused_tokens, prefixTokens - 1);
+  EXPECT_LE(live2.s.reused_tokens, prefixTokens);
+  EXPECT_EQ(decoded.s.reused_tokens, 0);
+  EXPECT_EQ(elsewhere.s.reused_tokens, 0);
+  EXPECT_EQ(restored.s.reused_tokens, live2.s.reused_tokens);
+  EXPECT_EQ(live.s.reused_tokens, live2.s.reused_tokens);
+  EXPECT_EQ(whole.s.reused_tokens, 0);
+  EXPECT_EQ(again.s.reused_tokens, live2.s.reused_tokens);
+  for (const Out *o : {&restored, &live, &again}) {
+    EXPECT_EQ(o->text, decoded.text);
+    EXPECT_DOUBLE_EQ(o->s.first_token_prob, decoded.s.first_token_prob);
+    EXPECT_EQ(o->s.prompt_tokens, decoded.s.prompt_tokens);
+  }
+  // The prompt is tokenized whole either way: the counts agree.
+  EXPECT_EQ(whole.s.prompt_tokens, decoded.s.prompt_tokens);
+  // A second model decoding the same prompt with the same prefix agrees.
+  allm_model *fresh = allm_load((modelsDir() + "/" + GetParam()).c_str(), nullptr);
+  ASSERT_NE(fresh, nullptr) << allm_last_error();
+  std::swap(m, fresh);
+  Out second = run(shots, q1, n);
+  std::swap(m, fresh);
+  allm_free(fresh);
+  EXPECT_EQ(second.text, decoded.text);
+  EXPECT_DOUBLE_EQ(second.s.first_token_prob, decoded.s.first_token_prob);
+
+  // A prefix longer than the prompt is an error naming both lengths.
+  allm_gen_params g = allm_gen_defaults();
+  g.prefix_bytes = 100;
+  char out[64];
+  EXPECT_EQ(allm_generate(m, "short", &g, out, sizeof out, nullptr), -1);
+  EXPECT_NE(std::string(allm_last_error()).find("prefix_bytes 100 is not within the prompt's 5 bytes"),
+            std::string::npos)
+      << allm_last_error();
+  g.prefix_bytes = -1;
+  EXPECT_EQ(allm_generate(m, "short", &g, out, sizeof out, nullptr), -1);
+  allm_free(m);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, SharedPrefixTest,
+                         ::testing::Values("gemma-3-270m-q4_k_m.gguf",
+                                           "smollm2-135m-instruct-q4_1.gguf"));
+
 class MemoTest : public EngineTest {};
 
 TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {

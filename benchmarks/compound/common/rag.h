@@ -177,14 +177,23 @@ static int rag_read_questions(const char *path, char ***questions) {
 
 /* ---- Prompt ------------------------------------------------------------ */
 
-static const char RAG_FEW_SHOT[] =
+/* The fixed start of every QA prompt (instructions, two examples, the
+ * question's "Passages:" line): a shared prefix whose KV cache the engine
+ * keeps (RAG_PREFIX_BYTES). */
+static const char RAG_PROMPT_START[] =
     "Answer each question with a short answer (a few words) taken from its passages.\n\n"
     "Passages:\n[1] The Eiffel Tower: The Eiffel Tower is a wrought-iron lattice tower on "
     "the Champ de Mars in Paris, France. It was completed in 1889.\n"
     "Question: when was the eiffel tower completed\nAnswer: 1889\n\n"
     "Passages:\n[1] Pride and Prejudice: Pride and Prejudice is an 1813 novel of manners "
     "written by Jane Austen.\n"
-    "Question: who wrote pride and prejudice\nAnswer: Jane Austen\n\n";
+    "Question: who wrote pride and prejudice\nAnswer: Jane Austen\n\n"
+    "Passages:\n";
+enum { RAG_PREFIX_BYTES = sizeof RAG_PROMPT_START - 1 };
+
+/* The bytes of a printf format before its first conversion: the fixed start
+ * of every prompt made from it (a shared prefix). */
+static int rag_fixed_part(const char *format) { return (int)strcspn(format, "%"); }
 
 /* Appends the first passage_words() words of passage `id` as
  * "[i] title: text". */
@@ -208,7 +217,7 @@ static int append_passage(char *buf, int at, int cap, int i, int id) {
 /* The few-shot prompt with the first `npass` passages of `top` (ids, -1
  * ends the list early). */
 static int prompt_with(int npass, const int *top, const char *question, char *buf, int cap) {
-  int at = snprintf(buf, cap, "%sPassages:\n", RAG_FEW_SHOT);
+  int at = snprintf(buf, cap, "%s", RAG_PROMPT_START);
   for (int i = 0; i < npass && top[i] >= 0; i++)
     at = append_passage(buf, at, cap, i + 1, top[i]);
   at += snprintf(buf + at, cap - at, "Question: %s\nAnswer:", question);
@@ -246,33 +255,37 @@ static void rag_load_models(const char *dir) {
 }
 
 /* Token counts and memoised calls of the run so far. */
-static long rag_prompt_tokens, rag_generated_tokens;
+static long rag_prompt_tokens, rag_reused_tokens, rag_generated_tokens;
 static int rag_calls, rag_cached;
 
 /* Continues `prompt` with model `m` (greedy; ends at a newline, at
  * "Question:" or after `max_tokens` tokens; `grammar` may be NULL) into
- * `out`; counts the call. The statistics stay in rag_last_stats. */
-static void rag_generate(int m, const char *prompt, int max_tokens, const char *grammar,
-                         char *out, int cap) {
+ * `out`; counts the call. The first `prefix_bytes` bytes of the prompt are
+ * shared by many calls (the engine keeps their KV cache). The statistics stay
+ * in rag_last_stats. */
+static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_tokens,
+                         const char *grammar, char *out, int cap) {
   static const char *const stop[] = {"\n", "Question:"};
   allm_gen_params g = allm_gen_defaults();
   g.max_new_tokens = max_tokens;
   g.stop = stop;
   g.n_stop = 2;
   g.grammar = grammar;
+  g.prefix_bytes = prefix_bytes;
   rag_model_uses[m]++;
   rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
     die("generation failed: %s", allm_last_error());
   rag_prompt_tokens += rag_last_stats.prompt_tokens;
+  rag_reused_tokens += rag_last_stats.reused_tokens;
   rag_generated_tokens += rag_last_stats.generated_tokens;
   rag_cached += rag_last_stats.cached;
 }
 
-/* Answers `prompt` with QA model `m`, at most answer_tokens() tokens.
- * Returns m. */
-static int generate_with(int m, const char *prompt, char *out, int cap) {
-  rag_generate(m, prompt, answer_tokens(), 0, out, cap);
+/* Answers `prompt` (whose first `prefix_bytes` bytes are shared) with QA
+ * model `m`, at most answer_tokens() tokens. Returns m. */
+static int generate_with(int m, const char *prompt, int prefix_bytes, char *out, int cap) {
+  rag_generate(m, prompt, prefix_bytes, answer_tokens(), 0, out, cap);
   return m;
 }
 
@@ -302,9 +315,10 @@ static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   if (trace && fclose(trace) != 0)
     die("cannot write '%s'", a->trace);
   fprintf(stderr,
-          " (replayed %+.3f s, %d of %d LLM calls memoised); prompt tokens %ld, generated %ld; "
-          "models",
-          allm_time_adjustment(), rag_cached, rag_calls, rag_prompt_tokens, rag_generated_tokens);
+          " (replayed %+.3f s, %d of %d LLM calls memoised); prompt tokens %ld (%ld of them a "
+          "reused shared prefix), generated %ld; models",
+          allm_time_adjustment(), rag_cached, rag_calls, rag_prompt_tokens, rag_reused_tokens,
+          rag_generated_tokens);
   for (int m = 0; m < RAG_NMODELS; m++)
     fprintf(stderr, " %s=%d", RAG_MODEL_FILES[m], rag_model_uses[m]);
   fputc('\n', stderr);

@@ -273,7 +273,7 @@ static int triage_with(int m, const char *question, char *out, int cap, double *
     at += snprintf(prompt + at, sizeof prompt - at, "Question: %s\nTool: %s\n",
                    TRIAGE_EXAMPLES[e].question, TOOL_NAMES[TRIAGE_EXAMPLES[e].tool]);
   snprintf(prompt + at, sizeof prompt - at, "Question: %s\nTool:", question);
-  rag_generate(m, prompt, 4, TRIAGE_GRAMMAR, out, cap);
+  rag_generate(m, prompt, at, 4, TRIAGE_GRAMMAR, out, cap); /* instruction and shots shared */
   *confidence = rag_last_stats.first_token_prob;
   return m;
 }
@@ -367,7 +367,7 @@ static const char SUMMARY_PROMPT[] =
 static int summarize_with(int m, const char *question, const char *output, char *out, int cap) {
   static char prompt[TEXT_MAX + 4096];
   snprintf(prompt, sizeof prompt, SUMMARY_PROMPT, question, output);
-  rag_generate(m, prompt, summary_tokens(), 0, out, cap);
+  rag_generate(m, prompt, rag_fixed_part(SUMMARY_PROMPT), summary_tokens(), 0, out, cap);
   return m;
 }
 
@@ -427,7 +427,7 @@ static const char QA_PROMPT[] =
 static int answer_with(int m, const char *question, const char *facts, char *out, int cap) {
   static char prompt[8192];
   snprintf(prompt, sizeof prompt, QA_PROMPT, facts, question);
-  return generate_with(m, prompt, out, cap);
+  return generate_with(m, prompt, rag_fixed_part(QA_PROMPT), out, cap);
 }
 
 // @approx:decision_tree {

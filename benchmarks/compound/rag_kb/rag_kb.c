@@ -90,19 +90,19 @@ int approx_answer_tokens_3(void) { return 5; }
 //   decision_values: [0, 1, 2, 3, 4]
 // }
 int answer(const char *prompt, char *out, int cap, int similarity) {
-  return generate_with(0, prompt, out, cap);
+  return generate_with(0, prompt, RAG_PREFIX_BYTES, out, cap);
 }
 int approx_answer_1(const char *prompt, char *out, int cap, int similarity) {
-  return generate_with(1, prompt, out, cap);
+  return generate_with(1, prompt, RAG_PREFIX_BYTES, out, cap);
 }
 int approx_answer_2(const char *prompt, char *out, int cap, int similarity) {
-  return generate_with(2, prompt, out, cap);
+  return generate_with(2, prompt, RAG_PREFIX_BYTES, out, cap);
 }
 int approx_answer_3(const char *prompt, char *out, int cap, int similarity) {
-  return generate_with(3, prompt, out, cap);
+  return generate_with(3, prompt, RAG_PREFIX_BYTES, out, cap);
 }
 int approx_answer_4(const char *prompt, char *out, int cap, int similarity) {
-  return generate_with(4, prompt, out, cap);
+  return generate_with(4, prompt, RAG_PREFIX_BYTES, out, cap);
 }
 
 /* ---- Driver ------------------------------------------------------------ */

@@ -15,8 +15,17 @@
  *   allm_free(m);
  *
  * Determinism: greedy decoding (or sampling with a fixed seed) with the
- * same model, prompt, parameters and thread count gives the same text.
- * Every generation starts from an empty KV cache.
+ * same model, prompt, parameters and thread count gives the same text,
+ * whatever the model generated before.
+ *
+ * Shared prompt prefixes: a caller whose prompts start with the same text
+ * (instructions, few-shot examples) sets allm_gen_params.prefix_bytes to its
+ * length. The prefix is then decoded on its own, and its KV cache is kept
+ * (the last 8 distinct prefixes of each model) and reused by later calls
+ * instead of being decoded again. The text depends only on the prompt, the
+ * prefix length and the parameters: a reused prefix holds exactly the KV
+ * values that decoding it would give. Without a prefix every generation
+ * starts from an empty KV cache.
  *
  * Memoisation (for tuning only): with APPROX_LLM_CACHE=<dir> in the
  * environment, generate() first looks up the text and the time measured for
@@ -64,6 +73,9 @@ typedef struct {
   uint32_t seed;
   const char *grammar;      /* optional GBNF grammar (root rule "root") */
   int add_bos;              /* 1 (default): the model's BOS token first */
+  int prefix_bytes;         /* 0 (default): none; else the first prefix_bytes bytes of the
+                               prompt are a prefix shared by many calls, whose KV cache
+                               is kept and reused (at most the prompt's length) */
 } allm_gen_params;
 
 typedef struct {
@@ -77,6 +89,9 @@ typedef struct {
                               grammar (greedy) over the tokens it allows among
                               the 64 most likely (all it allows if none of
                               those); 0 if nothing was generated */
+  int reused_tokens;       /* prompt tokens of a shared prefix whose KV cache was
+                              reused, not decoded by this call (0: the whole prompt
+                              was decoded) */
 } allm_stats;
 
 allm_load_params allm_load_defaults(void);

@@ -1,8 +1,10 @@
 //===- approx_llm.cpp - the LLM engine over llama.cpp's C API -------------===//
 //
 // See approx_llm.h. One llama_context per loaded model; each generation
-// clears the KV cache, decodes the prompt in batches and samples greedily
-// (or with a seeded distribution), optionally under a GBNF grammar.
+// starts from an empty KV cache or from a shared prefix's (kept live, or
+// restored from a saved copy), decodes the rest of the prompt in batches and
+// samples greedily (or with a seeded distribution), optionally under a GBNF
+// grammar.
 //
 //===----------------------------------------------------------------------===//
 #include "approx_llm.h"
@@ -21,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <list>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -34,6 +37,16 @@ struct allm_model {
   std::string identity; // path, size and modification time: the memo key's model part
   allm_load_params params;
   allm_stats total{};
+  // Shared prefixes (allm_gen_params.prefix_bytes): the tokens whose KV cache
+  // sequence 0 holds at positions [0, live.size()) (empty: nothing reusable),
+  // and saved copies of the last kMaxSavedPrefixes prefixes' KV caches, most
+  // recently used first.
+  std::vector<llama_token> live;
+  struct SavedPrefix {
+    std::vector<llama_token> tokens;
+    std::vector<uint8_t> state;
+  };
+  std::list<SavedPrefix> saved;
 };
 
 namespace {
@@ -147,6 +160,8 @@ bool tokenize(const allm_model *m, const char *text, bool addBos, std::vector<ll
 // Embedding batches: at most this many tokens and texts per llama_encode.
 constexpr int kEmbedBatchTokens = 512;
 constexpr int kEmbedBatchTexts = 64;
+// Saved copies of shared prefixes' KV caches per model.
+constexpr size_t kMaxSavedPrefixes = 8;
 
 // The context asked for at load time (llama.cpp may round it up).
 int contextSize(const allm_model *m) {
@@ -159,7 +174,7 @@ std::string piece(const allm_model *m, llama_token t) {
   return n > 0 ? std::string(buf, n) : std::string();
 }
 
-// Decodes `tokens` from an empty KV cache in batches of the context's size.
+// Decodes `tokens` after what the KV cache holds, in batches of the context's size.
 bool decodeAll(allm_model *m, std::vector<llama_token> &tokens) {
   int batch = (int)llama_n_batch(m->ctx);
   for (size_t i = 0; i < tokens.size(); i += batch) {
@@ -171,12 +186,75 @@ bool decodeAll(allm_model *m, std::vector<llama_token> &tokens) {
   return true;
 }
 
+// How many leading tokens of the prompt's `tokens` belong to the shared
+// prefix of `p` (0: none): those the prompt's tokens and the prefix's own
+// tokens have in common (a tokenizer may split differently at the boundary:
+// GPT-2-style ones give a prefix's trailing "\n\n" to the word after it),
+// leaving at least one token of the prompt to decode.
+bool prefixTokens(const allm_model *m, const char *prompt, const allm_gen_params &p,
+                  const std::vector<llama_token> &tokens, size_t &n) {
+  n = 0;
+  if (p.prefix_bytes == 0)
+    return true;
+  std::vector<llama_token> prefix;
+  if (!tokenize(m, std::string(prompt, p.prefix_bytes).c_str(), p.add_bos, prefix))
+    return false;
+  size_t limit = std::min(prefix.size(), tokens.size() - 1);
+  while (n < limit && prefix[n] == tokens[n])
+    n++;
+  return true;
+}
+
+// Puts the KV cache of tokens[0, n) in place for a generation (n: the shared
+// prefix's tokens, 0 for none) in cells 0 .. n-1 of sequence 0, as decoding
+// them from an empty cache does; `reused` is how many of them it did not
+// decode. The prefix is kept live after the call (the next call with it
+// removes what followed it) and a copy of its KV cache is saved.
+bool startFrom(allm_model *m, const std::vector<llama_token> &tokens, size_t n, size_t &reused) {
+  llama_memory_t mem = llama_get_memory(m->ctx);
+  std::vector<llama_token> prefix(tokens.begin(), tokens.begin() + n);
+  reused = 0;
+  if (n > 0 && m->live == prefix && llama_memory_seq_rm(mem, 0, (llama_pos)n, -1)) {
+    reused = n;
+    return true;
+  }
+  llama_memory_clear(mem, true);
+  m->live.clear();
+  if (n == 0)
+    return true;
+  auto at = std::find_if(m->saved.begin(), m->saved.end(),
+                         [&](const allm_model::SavedPrefix &sp) { return sp.tokens == prefix; });
+  if (at != m->saved.end()) {
+    m->saved.splice(m->saved.begin(), m->saved, at); // most recently used first
+    const std::vector<uint8_t> &state = m->saved.front().state;
+    if (llama_state_seq_set_data(m->ctx, state.data(), state.size(), 0) == state.size()) {
+      m->live = prefix;
+      reused = n;
+      return true;
+    }
+    m->saved.pop_front(); // not restorable: decode it again
+    llama_memory_clear(mem, true);
+  }
+  if (!decodeAll(m, prefix))
+    return false;
+  allm_model::SavedPrefix copy{prefix, std::vector<uint8_t>(llama_state_seq_get_size(m->ctx, 0))};
+  if (llama_state_seq_get_data(m->ctx, copy.state.data(), copy.state.size(), 0) ==
+      copy.state.size()) {
+    m->saved.push_front(std::move(copy));
+    if (m->saved.size() > kMaxSavedPrefixes)
+      m->saved.pop_back();
+  }
+  m->live = prefix;
+  return true;
+}
+
 std::string memoKey(const allm_model *m, const char *prompt, const allm_gen_params &p) {
-  std::string key = "allm-v1|" + m->identity + "|ctx=" + std::to_string(m->params.n_ctx) +
+  std::string key = "allm-v2|" + m->identity + "|ctx=" + std::to_string(m->params.n_ctx) +
                     "|kv=" + std::to_string(m->params.kv_type) +
                     "|max=" + std::to_string(p.max_new_tokens) +
                     "|temp=" + std::to_string(p.temperature) +
                     "|seed=" + std::to_string(p.seed) + "|bos=" + std::to_string(p.add_bos) +
+                    "|prefix=" + std::to_string(p.prefix_bytes) +
                     "|grammar=" + (p.grammar ? p.grammar : "") + "|stop=";
   for (int i = 0; i < p.n_stop; i++)
     key += std::to_string(strlen(p.stop[i])) + ":" + p.stop[i];
@@ -189,6 +267,7 @@ void addStats(allm_stats &total, const allm_stats &s) {
   total.prompt_seconds += s.prompt_seconds;
   total.generate_seconds += s.generate_seconds;
   total.cached += s.cached;
+  total.reused_tokens += s.reused_tokens;
 }
 
 int copyOut(const std::string &text, char *out, size_t outSize) {
@@ -304,11 +383,17 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
     llama_sampler_chain_add(chain, llama_sampler_init_temp(p.temperature));
     llama_sampler_chain_add(chain, llama_sampler_init_dist(p.seed));
   }
-  llama_memory_clear(llama_get_memory(m->ctx), true);
+  size_t n = 0;
+  if (!prefixTokens(m, prompt, p, tokens, n))
+    return false;
   double t0 = now();
-  bool ok = decodeAll(m, tokens);
+  size_t reused = 0;
+  bool ok = startFrom(m, tokens, n, reused);
+  std::vector<llama_token> rest(tokens.begin() + n, tokens.end());
+  ok = ok && decodeAll(m, rest);
   double t1 = now();
   s.prompt_tokens = (int)tokens.size();
+  s.reused_tokens = (int)reused;
   s.prompt_seconds = t1 - t0;
   text.clear();
   for (int i = 0; ok && i < p.max_new_tokens; i++) {
@@ -380,6 +465,7 @@ allm_gen_params allm_gen_defaults(void) {
   p.seed = 0;
   p.grammar = nullptr;
   p.add_bos = 1;
+  p.prefix_bytes = 0;
   return p;
 }
 
@@ -406,6 +492,9 @@ allm_model *allm_load(const char *path, const allm_load_params *params) {
   cp.n_threads = cp.n_threads_batch = threads;
   cp.type_k = cp.type_v = kvType(p.kv_type);
   cp.no_perf = true;
+  // A full-size sliding-window cache (Gemma 3): a shared prefix's KV cache
+  // stays in it for the whole generation, whatever the window.
+  cp.swa_full = true;
   if (p.embeddings) {
     // Several texts to a batch (allm_embed_batch), one sequence each; an
     // encoder needs the whole batch in one micro-batch.
@@ -448,6 +537,9 @@ int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *para
   allm_gen_params p = params ? *params : allm_gen_defaults();
   if (p.max_new_tokens < 1)
     return fail("max_new_tokens must be at least 1 (got %d)", p.max_new_tokens);
+  if (p.prefix_bytes < 0 || (size_t)p.prefix_bytes > strlen(prompt))
+    return fail("prefix_bytes %d is not within the prompt's %zu bytes", p.prefix_bytes,
+                strlen(prompt));
   approx::llm::MemoEntry e{};
   allm_stats &s = e.stats;
   const char *cacheDir = getenv("APPROX_LLM_CACHE");

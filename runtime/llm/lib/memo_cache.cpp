@@ -40,9 +40,9 @@ bool memoLookup(const std::string &dir, const std::string &key, MemoEntry &entry
   s = allm_stats{};
   size_t keyLen = 0, textLen = 0;
   std::string stored;
-  bool ok = fscanf(f, "allm-memo 2\n%d %d %lf %lf %lf\n%zu %zu\n", &s.prompt_tokens,
-                   &s.generated_tokens, &s.prompt_seconds, &s.generate_seconds,
-                   &s.first_token_prob, &keyLen, &textLen) == 7 &&
+  bool ok = fscanf(f, "allm-memo 3\n%d %d %d %lf %lf %lf\n%zu %zu\n", &s.prompt_tokens,
+                   &s.reused_tokens, &s.generated_tokens, &s.prompt_seconds,
+                   &s.generate_seconds, &s.first_token_prob, &keyLen, &textLen) == 8 &&
             keyLen == key.size() && readExact(f, keyLen, stored) && stored == key &&
             readExact(f, textLen, entry.text);
   fclose(f);
@@ -57,9 +57,10 @@ void memoStore(const std::string &dir, const std::string &key, const MemoEntry &
   if (!f)
     return;
   const allm_stats &s = entry.stats;
-  bool ok = fprintf(f, "allm-memo 2\n%d %d %.17g %.17g %.17g\n%zu %zu\n", s.prompt_tokens,
-                    s.generated_tokens, s.prompt_seconds, s.generate_seconds,
-                    s.first_token_prob, key.size(), entry.text.size()) > 0 &&
+  bool ok = fprintf(f, "allm-memo 3\n%d %d %d %.17g %.17g %.17g\n%zu %zu\n",
+                    s.prompt_tokens, s.reused_tokens, s.generated_tokens, s.prompt_seconds,
+                    s.generate_seconds, s.first_token_prob, key.size(),
+                    entry.text.size()) > 0 &&
             fwrite(key.data(), 1, key.size(), f) == key.size() &&
             fwrite(entry.text.data(), 1, entry.text.size(), f) == entry.text.size();
   ok = fclose(f) == 0 && ok;
