@@ -5,19 +5,22 @@ NQ-open questions, real Wikipedia passages and real LLM weights.
 For each system: builds the corpus and question splits (corpus.py), compiles
 the annotated C program with approx-cc (exact build and runtime-table
 build, linked with the LLM engine), measures the exact system's accuracy on
-the tuning and evaluation questions, tunes the static and the dynamic space
-with approx-tune on the tuning questions (LLM calls memoised: a replayed
-call is charged the time it took when measured), the dynamic search
-starting from the static frontier; then bakes the configuration chosen at
-QoS loss <= 3/6/9 % into deployment builds and measures them for real,
+the tuning, validation and evaluation questions, tunes the static and the
+dynamic space with approx-tune on the tuning questions (LLM calls memoised: a
+replayed call is charged the time it took when measured), the dynamic search
+starting from the static frontier; then chooses at each QoS loss <= 3/6/9 %
+the fastest frontier point that meets the bound on the validation questions
+too (which the search never saw), bakes it into a deployment build and
+measures it for real,
 uncached, on the evaluation questions against the exact build measured in
 the same run (before and after: the baseline is their mean). Writes
 benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
 dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 
-Systems: rag_bm25 (LLM + RAG with bm25 retrieval) and rag_kb (LLM + RAG with
+Systems: rag_bm25 (LLM + RAG with bm25 retrieval), rag_kb (LLM + RAG with
 dense retrieval: the passages embedded once per corpus by embed_corpus.py
-with all-MiniLM-L6-v2, cached in the corpus folder).
+with all-MiniLM-L6-v2, cached in the corpus folder) and llm_tools (LLM +
+tools: triage, kernels, summary, QA).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--memo DIR] [--results DIR] [--report]
@@ -117,15 +120,18 @@ class System:
              f"-Wl,-rpath,{lib}", "-o", out])
         return time.perf_counter() - start
 
-    def run_system(self, exe, split, memo, output=None):
-        """Runs the system on a question split; returns the time, the accuracy,
-        the QoS (None before the exact accuracy of the split is known) and the
+    def run_system(self, exe, split, memo, output=None, config=None):
+        """Runs the system on a question split (a runtime-table build under
+        `config`, a file, if given); returns the time, the accuracy, the QoS
+        (None before the exact accuracy of the split is known) and the
         system's summary line."""
         env = dict(os.environ)
         env.pop("APPROX_CONFIG", None)
         env.pop("APPROX_LLM_CACHE", None)
         if memo:
             env["APPROX_LLM_CACHE"] = self.args.memo
+        if config:
+            env["APPROX_CONFIG"] = config
         out = output or os.path.join(self.work, "answers.txt")
         questions = os.path.join(self.args.data, f"{self.spec.questions}-{split}.tsv")
         r = subprocess.run([exe, "--passages", os.path.join(self.args.data, "passages.tsv"),
@@ -153,25 +159,26 @@ class System:
         subprocess.run(gen + ["--facts", facts], check=True)
 
     def references(self):
-        """The exact system on the tuning questions (filling the memo) and,
-        uncached, on the evaluation questions: accuracies, the evaluation
-        baseline's first time, the tuning timeout."""
+        """The exact system on the tuning and validation questions (filling
+        the memo) and, uncached, on the evaluation questions: accuracies, the
+        evaluation baseline's first time, the tuning timeout."""
         self.exact_accuracy, self.exact_run, self.exact_eval_times = {}, {}, []
-        for split, memo in (("tuning", True), ("evaluation", False)):
+        for split, memo in (("tuning", True), ("validation", True), ("evaluation", False)):
             log(f"{self.name}: exact system on the {split} questions"
                 + (" (fills the memo)" if memo else " (uncached)"))
             t, acc, _, self.exact_run[split] = self.run_system(self.exe("exact"), split, memo)
             self.exact_accuracy[split] = acc
             with open(os.path.join(self.refdir, f"{split}.accuracy"), "w") as f:
                 f.write(f"{acc}\n")
-            if memo:
+            if split == "tuning":
                 # A configuration whose LLM calls all miss the memo runs about as
                 # long as this uncached exact run; approx-tune's default timeout
                 # (10x the memoised exact run) would cut it.
                 self.timeout = 3 * t + 60
-            else:
+            elif split == "evaluation":
                 self.exact_eval_times.append(t)
         log(f"{self.name}: exact accuracy tuning {self.exact_accuracy['tuning']:.3f}, "
+            f"validation {self.exact_accuracy['validation']:.3f}, "
             f"evaluation {self.exact_accuracy['evaluation']:.3f} in "
             f"{self.exact_eval_times[0]:.1f} s")
 
@@ -197,16 +204,41 @@ class System:
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
+    def validate(self, summaries):
+        """The validation QoS (questions the search never saw) of the frontier
+        points a level could deploy: per mode and level, the points meeting
+        it on the tuning set, fastest first, until one meets it on the
+        validation set too, at most VALIDATION_TRIES of them. Returns
+        {config_key: QoS}."""
+        qos = {}
+        for mode, s in summaries.items():
+            for level in LEVELS:
+                fits = sorted((p for p in s["frontier"] if meets_level(p["qos"], level)),
+                              key=lambda p: -p["speedup"])
+                for p in fits[:VALIDATION_TRIES]:
+                    key = config_key(p["config"])
+                    if key not in qos:
+                        path = os.path.join(self.work, "validate.json")
+                        with open(path, "w") as f:
+                            f.write(key)
+                        qos[key] = self.run_system(self.exe("table"), "validation", True,
+                                                   config=path)[2]
+                        log(f"{self.name}: validation: {mode} point {p['speedup']:.2f}x "
+                            f"(tuning QoS {p['qos']:.3f}): validation QoS {qos[key]:.3f}")
+                    if meets_level(qos[key], level):
+                        break
+        return qos
+
     def deploy(self, summaries):
-        """Bakes the frontier point chosen on the tuning questions at each
-        QoS-loss level (choose_picks) and measures it uncached on the
-        evaluation questions."""
-        picks = choose_picks(summaries, self.args.dynamic_margin)
+        """Bakes the frontier point chosen at each QoS-loss level (validate,
+        choose_picks) and measures it uncached on the evaluation questions."""
+        validation = self.validate(summaries)
+        picks = choose_picks(summaries, self.args.dynamic_margin, validation)
         measured = {}
         for key, point in picks.items():
             if point is None:
                 continue
-            cfg = json.dumps(point["config"], sort_keys=True)
+            cfg = config_key(point["config"])
             if cfg in measured:
                 continue
             index = len(measured)
@@ -224,7 +256,7 @@ class System:
         base = statistics.mean(self.exact_eval_times)
         result = {}
         for (mode, level), point in picks.items():
-            m = measured.get(json.dumps(point["config"], sort_keys=True)) if point else None
+            m = measured.get(config_key(point["config"])) if point else None
             if m is None:
                 result.setdefault(mode, {})[level] = None
                 continue
@@ -233,7 +265,9 @@ class System:
                 "pick": point.get("pick", mode),
                 "qos": m["qos"],
                 "accuracy": m["accuracy"], "tuning_speedup": point["speedup"],
-                "tuning_qos": point["qos"], "config": m["config"], "run": m["summary"]}
+                "tuning_qos": point["qos"],
+                "validation_qos": validation[config_key(point["config"])],
+                "config": m["config"], "run": m["summary"]}
         return result, base
 
     def engine_bench(self):
@@ -266,7 +300,8 @@ class System:
         engine = self.engine_bench()
         summary = {
             "system": self.name,
-            "questions": {"tuning": self.args.questions, "evaluation": 5 * self.args.questions},
+            "questions": {"tuning": self.args.questions, "validation": self.args.questions,
+                          "evaluation": 5 * self.args.questions},
             "passages": self.args.passage_count,
             "knobs": count_knobs(self.tools["approx-tune"], self.src),
             "exact_accuracy": self.exact_accuracy,
@@ -293,6 +328,7 @@ class System:
             "settings": {"max_evals": self.args.max_evals, "time_budget_s": budget,
                          "seed": self.args.seed, "qos_min": 0.91,
                          "dynamic_margin": self.args.dynamic_margin,
+                         "validation_tries": VALIDATION_TRIES, "shared_prefixes": True,
                          "passages_arg": self.args.passages},
             "wall_time_s": time.perf_counter() - t0,
         }
@@ -303,23 +339,40 @@ class System:
 # The run-to-run spread of a whole-system run on this machine, as a fraction
 # (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
+# Frontier points validated per mode and level (validate).
+VALIDATION_TRIES = 3
 
 
-def choose_picks(summaries, margin):
-    """Per (mode, level), the tuning-set frontier point a deployment build
-    bakes: the fastest whose tuning QoS meets the level. The static space
-    lies in the dynamic one (a tree whose leaves agree), and each
-    configuration was measured once on the tuning set, so a dynamic pick is
-    deployed only when it beats the static pick of its level there by more
-    than `margin` (a fraction: run-to-run spread of a whole-system run);
-    otherwise the dynamic mode deploys the static pick (marked "pick":
-    "static"). Chosen on the tuning set alone."""
+def config_key(config):
+    """A configuration as one canonical JSON text."""
+    return json.dumps(config, sort_keys=True)
+
+
+def choose_picks(summaries, margin, validation=None):
+    """Per (mode, level), the frontier point a deployment build bakes: the
+    fastest whose tuning QoS meets the level and, given `validation`
+    ({config_key: QoS on the validation questions}), whose validation QoS
+    does too (a point not validated is not eligible). The static space lies
+    in the dynamic one (a tree whose leaves agree), and each configuration
+    was timed once on the tuning set, so a dynamic pick is deployed only
+    when it beats the static pick of its level there by more than `margin`
+    (a fraction: run-to-run spread of a whole-system run); otherwise the
+    dynamic mode deploys the static pick (marked "pick": "static"). Chosen
+    without the evaluation set."""
+    def eligible(p, level):
+        if not meets_level(p["qos"], level):
+            return False
+        if validation is None:
+            return True
+        v = validation.get(config_key(p["config"]))
+        return v is not None and meets_level(v, level)
+
     picks = {}
     for mode, s in summaries.items():
         for level in LEVELS:
             best = None
             for p in s["frontier"]:
-                if meets_level(p["qos"], level) and (
+                if eligible(p, level) and (
                         best is None or p["speedup"] > best["speedup"]):
                     best = p
             picks[(mode, level)] = best
@@ -359,8 +412,10 @@ def time_split(run_line):
 def report(s):
     paper = s["paper"]["speedup"]
     bound = within_bound(s["deployment"])
+    validated = "validation" in s["questions"]
     lines = [f"# {s['system']}: {s['questions']['tuning']} tuning / "
-             f"{s['questions']['evaluation']} evaluation questions", "",
+             + (f"{s['questions']['validation']} validation / " if validated else "")
+             + f"{s['questions']['evaluation']} evaluation questions", "",
              f"Exact system: accuracy {s['exact_accuracy']['tuning']:.3f} (tuning), "
              f"{s['exact_accuracy']['evaluation']:.3f} (evaluation); evaluation set in "
              f"{s['exact_time_s']['baseline']:.1f} s (mean of the runs before and after the "
@@ -378,6 +433,8 @@ def report(s):
         for m in ("static", "dynamic"):
             d = s["deployment"][m][l]
             cells.append("-" if d is None else f"{d['speedup']:.2f}x (QoS {d['qos']:.3f}"
+                         + (f"; validation {d['validation_qos']:.3f}"
+                            if d.get("validation_qos") is not None else "")
                          + ("; the static pick" if m == "dynamic" and d.get("pick") == "static"
                             else "") + ")")
         lines.append(f"| speedup at loss <= {l}%, deployed, evaluation set (uncached) | "
@@ -394,7 +451,12 @@ def report(s):
     lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.0f} s | "
                  f"{s['tuning']['dynamic']['time_s']:.0f} s | | 12 h (both) |")
     margin = s["settings"].get("dynamic_margin")
-    lines += ["", "Deployment picks are chosen on the tuning set and measured on the "
+    lines += ["", "Deployment picks are chosen on the tuning set"
+              + (" (and must meet the level's bound on the validation set too, which the "
+                 "search never saw: the fastest of at most "
+                 f"{s['settings']['validation_tries']} points per level that does)"
+                 if validated else "")
+              + " and measured on the "
               "evaluation set; a QoS below the level's bound there is the generalisation gap."
               + ("" if margin is None else
                  " The dynamic mode deploys its own pick only when it beats the static pick of "
@@ -477,8 +539,9 @@ def summary_md(results):
     def row(label, cell):
         lines.append(f"| {label} | " + " | ".join(cell(r) for r in runs) + " |")
 
-    row("questions (tuning / evaluation)",
-        lambda r: f"{r['questions']['tuning']} / {r['questions']['evaluation']}")
+    row("questions (tuning / validation / evaluation)",
+        lambda r: f"{r['questions']['tuning']} / {r['questions'].get('validation', '-')} / "
+                  f"{r['questions']['evaluation']}")
     row("passages", lambda r: f"{r['passages']:,}")
     row("knobs (paper)", lambda r: f"{r['knobs']} ({r['paper']['knobs'] or '-'})")
     row("configurations static / dynamic (paper)",
@@ -498,8 +561,14 @@ def summary_md(results):
                   + f" ({PAPER_GAP[r['system']]})")
     lines += ["", "The generalisation gap is the mean absolute difference between a deployed "
               "pick's QoS on the tuning set and on the evaluation set, in percentage points "
-              "(the paper's 18.6 / 19.5 / 3.7 are taken in the order bm25, kb, tools).", "",
-              "## Targets", ""]
+              "(the paper's 18.6 / 19.5 / 3.7 are taken in the order bm25, kb, tools)."]
+    older = [r["system"] for r in runs if not r["settings"].get("shared_prefixes")]
+    if older:
+        lines += ["", "Measured before the validation split and the engine's shared prompt "
+                  "prefixes existed (picks chosen on the tuning set alone; every prompt "
+                  "decoded whole, the exact baseline included): " + ", ".join(older)
+                  + ". The command below reruns it with both."]
+    lines += ["", "## Targets", ""]
     for r in runs:
         b = r["evaluation_within_bound"]
         paper9 = r["paper"]["speedup"]["dynamic"][2]
@@ -591,7 +660,8 @@ def main():
                      "(run scripts/setup.sh and scripts/models.sh)")
     args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}"
                              + (f"-p{args.passages}" if args.passages else ""))
-    if not os.path.isfile(os.path.join(args.data, "corpus.json")):
+    if not all(os.path.isfile(os.path.join(args.data, f))
+               for f in ("corpus.json", "questions-validation.tsv")):
         log(f"building the corpus and question splits into {args.data}")
         subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
                         "--tuning", str(args.questions), "--seed", str(args.seed),

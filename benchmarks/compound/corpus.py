@@ -9,6 +9,8 @@ Writes into DIR (each file written to a temporary name and renamed):
   questions-tiny.tsv     question <TAB> answer <TAB> answer ..., one question a line
   questions-tuning.tsv   N questions
   questions-evaluation.tsv  5 N questions, disjoint from the other splits
+  questions-validation.tsv  N questions, disjoint from the other splits (a
+                         deployment pick must meet its bound there too)
   gold.tsv               question <TAB> passage id <TAB> ... (its gold passages)
   corpus.json            counts, seed, input checksums
 
@@ -191,7 +193,8 @@ def main():
     ap.add_argument("--data", default=DEFAULT_DATA, help="the shared data folder (default: %(default)s)")
     ap.add_argument("--out", required=True, help="output folder (created)")
     ap.add_argument("--tuning", type=int, default=60,
-                    help="tuning questions; the evaluation set is 5x as many (default: %(default)s)")
+                    help="tuning questions; the evaluation set is 5x as many, the validation "
+                    "set as many (default: %(default)s)")
     ap.add_argument("--tiny", type=int, default=6, help="questions of the test split (default: %(default)s)")
     ap.add_argument("--passages", type=int, default=0,
                     help="keep at most N passages: the split questions' gold passages and a "
@@ -209,13 +212,16 @@ def main():
     except DataError as e:
         sys.exit(f"corpus.py: error: {e}")
     covered = sorted(q for q in questions if corpus.gold.get(q))
-    need = args.tiny + 6 * args.tuning
+    # The validation split comes last, so that the others are the same as
+    # before it existed.
+    need = args.tiny + 7 * args.tuning
     if need > len(covered):
         sys.exit(f"corpus.py: error: {need} questions asked for, {len(covered)} have a gold passage")
     random.Random(args.seed).shuffle(covered)
     splits = {"tiny": covered[:args.tiny],
               "tuning": covered[args.tiny:args.tiny + args.tuning],
-              "evaluation": covered[args.tiny + args.tuning:need]}
+              "evaluation": covered[args.tiny + args.tuning:args.tiny + 6 * args.tuning],
+              "validation": covered[args.tiny + 6 * args.tuning:need]}
     if args.passages:
         keep_subset(corpus, [k for keys in splits.values() for k in keys], args.passages,
                     args.seed)

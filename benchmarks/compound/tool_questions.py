@@ -6,7 +6,7 @@ augmented NQ).
   tool_questions.py --data DIR --facts FILE [--seed S]
   tool_questions.py --data DIR --inputs-needed
 
-Reads DIR/questions-{tiny,tuning,evaluation}.tsv (corpus.py) and the facts
+Reads DIR/questions-{tiny,tuning,evaluation,validation}.tsv (corpus.py) and the facts
 of the kernels' inputs (`llm_tools --facts N` of the exact build: the
 exact kernels' answers), and writes DIR/tools-<split>.tsv with as many
 questions as the NQ split: half of them (rounded down) its first NQ
@@ -15,7 +15,8 @@ question<TAB>kind<TAB>answer... with kind text (answer containment), number
 (numeric closeness) or set (set overlap; the answers are the ids), scored by
 `approx-qos graded-accuracy`. Tool questions come from six templates over
 inputs 0..N-1 and are disjoint across splits (the evaluation set is 5x the
-tuning set as for NQ). They are balanced: the splits take consecutive turns of
+tuning set as for NQ; the validation set is as large as the tuning set, and
+its inputs come after the others', which are the same as before it existed). They are balanced: the splits take consecutive turns of
 one cycle through the templates that alternates the kernels, so in every split
 the three kernels' counts differ by at most one (a tuning set with two kmeans
 questions among sixteen left Lloyd's perforation unchecked); each template's
@@ -28,7 +29,7 @@ import os
 import random
 import sys
 
-SPLITS = ("tiny", "tuning", "evaluation")
+SPLITS = ("tiny", "tuning", "evaluation", "validation")
 # (tool, fact, question, kind)
 TEMPLATES = [
     ("kmeans", "largest", "How many points are in the largest cluster of kmeans dataset {i}?",
@@ -110,11 +111,15 @@ def main():
     # Turn p asks the cycle's template p % 6 of its (p // 6)-th input in that
     # template's seeded order.
     cycle = template_cycle()
+    # The inputs of the splits before the validation one are shuffled as
+    # they were before it existed; the validation split's come after them.
+    before = inputs_needed({s: n for s, n in sizes.items() if s != "validation"})
     orders = []
     for tool, fact, _, _ in TEMPLATES:
-        order = list(range(n_inputs))
+        order, later = list(range(before)), list(range(before, n_inputs))
         random.Random(f"{args.seed}-{tool}-{fact}").shuffle(order)
-        orders.append(order)
+        random.Random(f"{args.seed}-{tool}-{fact}-validation").shuffle(later)
+        orders.append(order + later)
     pool = []
     for p in range(tool_total(sizes)):
         t = cycle[p % len(cycle)]

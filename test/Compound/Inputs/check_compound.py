@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks a compound.py results folder: every file, and summary.json's shape
-and consistency (speedups positive, QoS in [0, 1], within-bound speedups
+and consistency (speedups positive, QoS in [0, 1], every deployed pick
+meeting its level on the tuning and validation sets, within-bound speedups
 only from builds meeting their bound)."""
 import json
 import os
@@ -19,14 +20,18 @@ for m in ("static", "dynamic"):
     for l in levels:
         assert s["speedup"][m]["tuning"][l] >= 1
         dep = s["deployment"][m][l]
-        assert dep is not None and dep["speedup"] > 0 and 0 <= dep["qos"] <= 1, dep
+        if dep is not None:  # None: no point met the level on both sets
+            assert dep["speedup"] > 0 and 0 <= dep["qos"] <= 1, dep
+            for q in ("tuning_qos", "validation_qos"):
+                assert dep[q] >= 1 - int(l) / 100 - 1e-12, (q, dep)
         ok = [x["speedup"] for x in s["deployment"][m].values()
-              if x["qos"] >= 1 - int(l) / 100 - 1e-12]
+              if x and x["qos"] >= 1 - int(l) / 100 - 1e-12]
         assert abs(s["evaluation_within_bound"][m][l] - max(ok + [1.0])) < 1e-12
     assert s["tuning"][m]["evaluations"] >= 1
 assert 0 <= s["exact_accuracy"]["tuning"] <= 1 and 0 <= s["exact_accuracy"]["evaluation"] <= 1
 assert len(s["exact_time_s"]["evaluation"]) == 2
 assert [e["model"] for e in s["engine"]][0] == "gemma-3-270m-q4_k_m"
 assert all(e["prompt_tps"] > 0 and e["generate_tps"] > 0 for e in s["engine"])
-assert s["questions"] == {"tuning": 1, "evaluation": 5}
+assert s["questions"] == {"tuning": 1, "validation": 1, "evaluation": 5}
+assert 0 <= s["exact_accuracy"]["validation"] <= 1
 print(f"{name}: summary.json complete and consistent")

@@ -51,3 +51,18 @@ assert p[("static", "3")] is None and p[("dynamic", "3")]["config"] == {"d1": 1}
 p = choose_picks({"static": only_dynamic, "dynamic": lossy}, 0.05)
 assert p[("static", "3")] is None and p[("dynamic", "3")] is None
 print("missing picks handled")
+
+# With validation QoS: a point is eligible only where it meets the level on
+# the validation set too; a point not validated is not eligible. The fastest
+# dynamic point (7 % loss on the validation set) fails it at <= 3 %, so the
+# next one is deployed there (beyond the margin over the validated static
+# pick); at <= 9 % it passes.
+dyn = {"frontier": [point(1.0, 4.0, "d1"), point(1.0, 3.0, "d2")]}
+validation = {'{"s1": 1}': 1.0, '{"s2": 1}': 0.80, '{"d1": 1}': 0.93, '{"d2": 1}': 0.99}
+p = choose_picks({"static": static, "dynamic": dyn}, 0.05, validation)
+assert p[("dynamic", "3")]["config"] == {"d2": 1}, p
+assert p[("dynamic", "9")]["config"] == {"d1": 1}, p
+assert p[("static", "6")]["config"] == {"s1": 1}, p  # s2 fails validation at <= 6 %
+p = choose_picks({"static": static, "dynamic": dyn}, 0.05, {'{"d2": 1}': 1.0})
+assert p[("static", "3")] is None and p[("dynamic", "9")]["config"] == {"d2": 1}, p
+print("validation filters picks")
