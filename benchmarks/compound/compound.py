@@ -529,7 +529,8 @@ def summary_md(results):
     lines = ["# Compound AI systems: the three systems side by side with the paper", "",
              "Every speedup is measured uncached on the evaluation set (5x the tuning set, "
              "disjoint from it) with deployment builds (the configuration chosen on the tuning "
-             "set baked in by approx-cc), against the exact build measured in the same run; "
+             "set, and confirmed on the validation set where the run had one, baked in by "
+             "approx-cc), against the exact build measured in the same run; "
              "the fastest deployment build whose evaluation QoS meets the bound counts "
              "(1.00x: none did). Written by `benchmarks/compound/compound.py --summary` from "
              "each system's summary.json; `benchmarks/compound/reproduce.sh` reruns them.", "",
@@ -547,8 +548,11 @@ def summary_md(results):
     row("configurations static / dynamic (paper)",
         lambda r: f"{r['config_space']['static']:.3g} / {r['config_space']['dynamic']:.3g} "
                   f"({r['paper']['config_space']:.2g})")
-    row("exact accuracy tuning / evaluation",
-        lambda r: f"{r['exact_accuracy']['tuning']:.3f} / {r['exact_accuracy']['evaluation']:.3f}")
+    row("exact accuracy tuning / validation / evaluation",
+        lambda r: f"{r['exact_accuracy']['tuning']:.3f} / "
+                  + (f"{r['exact_accuracy']['validation']:.3f}"
+                     if "validation" in r["exact_accuracy"] else "-")
+                  + f" / {r['exact_accuracy']['evaluation']:.3f}")
     row("tuning time (evaluations)",
         lambda r: f"{r['tuning_time_s'] / 60:.0f} min ({r['evaluations']})")
     for mode in ("static", "dynamic"):
@@ -567,7 +571,8 @@ def summary_md(results):
         lines += ["", "Measured before the validation split and the engine's shared prompt "
                   "prefixes existed (picks chosen on the tuning set alone; every prompt "
                   "decoded whole, the exact baseline included): " + ", ".join(older)
-                  + ". The command below reruns it with both."]
+                  + (". The commands below rerun them" if len(older) > 1
+                     else ". The command below reruns it") + " with both."]
     lines += ["", "## Targets", ""]
     for r in runs:
         b = r["evaluation_within_bound"]
@@ -579,12 +584,19 @@ def summary_md(results):
         how = (" (the dynamic mode deploys the static pick at <= "
                + "/".join(static_picks) + " %)") if dyn_ge and static_picks else ""
         gap = generalisation_gap(r)
+        unpicked = {m: [l for l in LEVELS if r["deployment"][m][l] is None]
+                    for m in ("static", "dynamic")}
+        none = " and ".join(f"{m} <= {'/'.join(ls)} %" for m, ls in unpicked.items() if ls)
         lines.append(
             f"- {r['system']}: {best9:.2f}x at <= 9 % against the paper's {paper9:.2f}x "
             f"({'met' if best9 >= paper9 else 'not met'}); dynamic >= static at every level: "
             f"{'yes' if dyn_ge else 'no'}{how}; gap "
             + ("-" if gap is None else f"{gap:.1f}") + f" points against {PAPER_GAP[r['system']]}"
-            + f" ({'smaller' if gap is not None and gap < PAPER_GAP[r['system']] else 'not smaller'}).")
+            + f" ({'smaller' if gap is not None and gap < PAPER_GAP[r['system']] else 'not smaller'})"
+            + (f"; nothing deployed (the exact build stands) for {none}: no frontier point met "
+               "the level on the tuning set"
+               + (" and the validation set" if "validation" in r["questions"] else "")
+               if none else "") + ".")
     lines += ["", "## Frontiers (tuning set)", ""]
     for r in runs:
         lines.append(f"- {r['system']}: [dynamic]({r['system']}/dynamic/plot.svg), "
