@@ -23,7 +23,8 @@ with all-MiniLM-L6-v2, cached in the corpus folder) and llm_tools (LLM +
 tools: triage, kernels, summary, QA).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
-                   [--max-evals N] [--seed S] [--memo DIR] [--results DIR] [--report]
+                   [--max-evals N] [--seed S] [--validation-factor F] [--memo DIR]
+                   [--results DIR] [--report]
 """
 import argparse
 from dataclasses import dataclass
@@ -300,7 +301,8 @@ class System:
         engine = self.engine_bench()
         summary = {
             "system": self.name,
-            "questions": {"tuning": self.args.questions, "validation": self.args.questions,
+            "questions": {"tuning": self.args.questions,
+                          "validation": self.args.validation_factor * self.args.questions,
                           "evaluation": 5 * self.args.questions},
             "passages": self.args.passage_count,
             "knobs": count_knobs(self.tools["approx-tune"], self.src),
@@ -329,6 +331,7 @@ class System:
                          "seed": self.args.seed, "qos_min": 0.91,
                          "dynamic_margin": self.args.dynamic_margin,
                          "validation_tries": VALIDATION_TRIES, "shared_prefixes": True,
+                         "validation_factor": self.args.validation_factor,
                          "passages_arg": self.args.passages},
             "wall_time_s": time.perf_counter() - t0,
         }
@@ -341,6 +344,11 @@ class System:
 DYNAMIC_MARGIN = 0.05
 # Frontier points validated per mode and level (validate).
 VALIDATION_TRIES = 3
+# Validation questions per tuning question (corpus.py --validation-factor):
+# only the candidate picks run on them, so a validation set larger than the
+# tuning set costs minutes, and one as small as it rejected good picks (32-60
+# questions, one weighing 2-7 % of QoS, against a 9 % bound).
+VALIDATION_FACTOR = 3
 
 
 def config_key(config):
@@ -515,13 +523,16 @@ def generalisation_gap(s):
 
 def reproduce_command(s):
     st = s["settings"]
+    factor = s["questions"].get("validation", 0) // s["questions"]["tuning"]
     return (f"benchmarks/compound/compound.py {s['system']} --questions "
             f"{s['questions']['tuning']}"
             + (f" --passages {st['passages_arg']}" if st.get("passages_arg") else "")
             + f" --time-budget {st['time_budget_s']:.0f} --max-evals {st['max_evals']}"
             + f" --seed {st['seed']}"
             + (f" --dynamic-margin {st['dynamic_margin']:g}"
-               if st.get("dynamic_margin", DYNAMIC_MARGIN) != DYNAMIC_MARGIN else ""))
+               if st.get("dynamic_margin", DYNAMIC_MARGIN) != DYNAMIC_MARGIN else "")
+            + (f" --validation-factor {factor}"
+               if "validation" in s["questions"] and factor != VALIDATION_FACTOR else ""))
 
 
 def summary_md(results):
@@ -632,6 +643,9 @@ def main():
                    help="a decision-tree pick is deployed only when it beats the static pick "
                         "of its level on the tuning set by more than this fraction; otherwise "
                         f"the dynamic mode deploys the static pick (default {DYNAMIC_MARGIN})")
+    p.add_argument("--validation-factor", type=int, default=VALIDATION_FACTOR,
+                   help="validation questions per tuning question: a deployment pick must meet "
+                        "its bound on them too (default %(default)s)")
     p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
@@ -652,9 +666,10 @@ def main():
             summary["evaluation_within_bound"] = within_bound(summary["deployment"])
             write_results(path, summary, report)
         return
-    if args.questions < 1 or args.max_evals < 1 or args.time_budget < 0 or args.passages < 0:
-        p.error("--questions and --max-evals must be at least 1, --time-budget and --passages "
-                "not negative")
+    if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
+            or args.time_budget < 0 or args.passages < 0):
+        p.error("--questions, --max-evals and --validation-factor must be at least 1, "
+                "--time-budget and --passages not negative")
     for s in args.systems:
         if s not in SYSTEMS:
             p.error(f"unknown system '{s}' (choose from {', '.join(SYSTEMS)})")
@@ -673,12 +688,13 @@ def main():
             sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
                      "(run scripts/setup.sh and scripts/models.sh)")
     args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}"
-                             + (f"-p{args.passages}" if args.passages else ""))
-    if not all(os.path.isfile(os.path.join(args.data, f))
-               for f in ("corpus.json", "questions-validation.tsv")):
+                             + (f"-p{args.passages}" if args.passages else "")
+                             + f"-v{args.validation_factor}")
+    if not os.path.isfile(os.path.join(args.data, "corpus.json")):
         log(f"building the corpus and question splits into {args.data}")
         subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
                         "--tuning", str(args.questions), "--seed", str(args.seed),
+                        "--validation-factor", str(args.validation_factor),
                         "--passages", str(args.passages)], check=True)
     with open(os.path.join(args.data, "corpus.json")) as f:
         args.passage_count = json.load(f)["passages"]

@@ -2,15 +2,16 @@
 """Builds the compound systems' passage collection and question splits from
 the real NQ-open and Wikipedia files in ../shared/data (its README's recipe).
 
-  corpus.py [--data DIR] --out DIR [--tuning N] [--tiny N] [--passages N] [--seed S]
+  corpus.py [--data DIR] --out DIR [--tuning N] [--validation-factor F] [--tiny N]
+            [--passages N] [--seed S]
 
 Writes into DIR (each file written to a temporary name and renamed):
   passages.tsv           id <TAB> title <TAB> text, one passage a line
   questions-tiny.tsv     question <TAB> answer <TAB> answer ..., one question a line
   questions-tuning.tsv   N questions
   questions-evaluation.tsv  5 N questions, disjoint from the other splits
-  questions-validation.tsv  N questions, disjoint from the other splits (a
-                         deployment pick must meet its bound there too)
+  questions-validation.tsv  F N questions (default 3 N), disjoint from the other
+                         splits (a deployment pick must meet its bound there too)
   gold.tsv               question <TAB> passage id <TAB> ... (its gold passages)
   corpus.json            counts, seed, input checksums
 
@@ -193,16 +194,18 @@ def main():
     ap.add_argument("--data", default=DEFAULT_DATA, help="the shared data folder (default: %(default)s)")
     ap.add_argument("--out", required=True, help="output folder (created)")
     ap.add_argument("--tuning", type=int, default=60,
-                    help="tuning questions; the evaluation set is 5x as many, the validation "
-                    "set as many (default: %(default)s)")
+                    help="tuning questions; the evaluation set is 5x as many (default: %(default)s)")
+    ap.add_argument("--validation-factor", type=int, default=3,
+                    help="validation questions per tuning question (default: %(default)s)")
     ap.add_argument("--tiny", type=int, default=6, help="questions of the test split (default: %(default)s)")
     ap.add_argument("--passages", type=int, default=0,
                     help="keep at most N passages: the split questions' gold passages and a "
                          "seeded sample of the rest (default: all)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    if args.tuning < 1 or args.tiny < 1 or args.passages < 0:
-        ap.error("--tuning and --tiny must be at least 1, --passages not negative")
+    if args.tuning < 1 or args.tiny < 1 or args.validation_factor < 1 or args.passages < 0:
+        ap.error("--tuning, --validation-factor and --tiny must be at least 1, --passages not "
+                 "negative")
     for name in INPUTS:
         if not os.path.isfile(os.path.join(args.data, name)):
             sys.exit(f"corpus.py: error: {os.path.join(args.data, name)}: missing input file")
@@ -214,7 +217,7 @@ def main():
     covered = sorted(q for q in questions if corpus.gold.get(q))
     # The validation split comes last, so that the others are the same as
     # before it existed.
-    need = args.tiny + 7 * args.tuning
+    need = args.tiny + (6 + args.validation_factor) * args.tuning
     if need > len(covered):
         sys.exit(f"corpus.py: error: {need} questions asked for, {len(covered)} have a gold passage")
     random.Random(args.seed).shuffle(covered)

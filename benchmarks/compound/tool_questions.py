@@ -15,9 +15,10 @@ question<TAB>kind<TAB>answer... with kind text (answer containment), number
 (numeric closeness) or set (set overlap; the answers are the ids), scored by
 `approx-qos graded-accuracy`. Tool questions come from six templates over
 inputs 0..N-1 and are disjoint across splits (the evaluation set is 5x the
-tuning set as for NQ; the validation set is as large as the tuning set, and
-its inputs come after the others', which are the same as before it existed). They are balanced: the splits take consecutive turns of
-one cycle through the templates that alternates the kernels, so in every split
+tuning set as for NQ; the validation set is as large as corpus.py made it,
+and its inputs come after the others', which are the same as before it
+existed). They are balanced: the splits take consecutive turns of one cycle
+through the templates that alternates the kernels, so in every split
 the three kernels' counts differ by at most one (a tuning set with two kmeans
 questions among sixteen left Lloyd's perforation unchecked); each template's
 inputs are used in a seeded order. --inputs-needed prints N for DIR's splits.

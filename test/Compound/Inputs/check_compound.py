@@ -32,6 +32,6 @@ assert 0 <= s["exact_accuracy"]["tuning"] <= 1 and 0 <= s["exact_accuracy"]["eva
 assert len(s["exact_time_s"]["evaluation"]) == 2
 assert [e["model"] for e in s["engine"]][0] == "gemma-3-270m-q4_k_m"
 assert all(e["prompt_tps"] > 0 and e["generate_tps"] > 0 for e in s["engine"])
-assert s["questions"] == {"tuning": 1, "validation": 1, "evaluation": 5}
+assert s["questions"] == {"tuning": 1, "validation": 3, "evaluation": 5}
 assert 0 <= s["exact_accuracy"]["validation"] <= 1
 print(f"{name}: summary.json complete and consistent")
