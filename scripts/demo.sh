@@ -5,7 +5,7 @@
 # real Wikipedia passages embedded by all-MiniLM-L6-v2, answers by Gemma 3
 # 270M and its variants. Static and dynamic spaces tuned on the tuning
 # questions with memoised LLM calls, the picks at QoS loss <= 3/6/9 %
-# (confirmed on as many validation questions) baked into deployment builds and measured uncached on the evaluation questions
+# (confirmed on 3x as many validation questions) baked into deployment builds and measured uncached on the evaluation questions
 # (5x as many) against the exact build. Progress is shown throughout; about
 # 18 minutes on a fresh Debian 12 machine with 2 cores, setup included
 # (7 after setup). At this size one question weighs 17 %:
