@@ -42,6 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, read_summaries, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
+from corpus import VALIDATION_FACTOR  # noqa: E402  (the splits' sizes are corpus.py's)
 
 @dataclass(frozen=True)
 class Spec:
@@ -344,11 +345,6 @@ class System:
 DYNAMIC_MARGIN = 0.05
 # Frontier points validated per mode and level (validate).
 VALIDATION_TRIES = 3
-# Validation questions per tuning question (corpus.py --validation-factor):
-# only the candidate picks run on them, so a validation set larger than the
-# tuning set costs minutes, and one as small as it rejected good picks (32-60
-# questions, one weighing 2-7 % of QoS, against a 9 % bound).
-VALIDATION_FACTOR = 3
 
 
 def config_key(config):
