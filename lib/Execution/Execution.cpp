@@ -25,10 +25,6 @@
 
 using namespace mlir;
 
-/// The runtime's published parameter values (runtime/lib/approx_runtime.c;
-/// C11 _Atomic int32_t, the same layout), bound into JIT modules by name.
-extern "C" int32_t approx_rt_table[];
-
 namespace approx {
 
 namespace {
@@ -144,7 +140,8 @@ JitModule::create(StringRef source, StringRef bufferName,
   SymbolBindings all = symbols;
   all.emplace_back(APPROX_RT_PARAM_FN,
                    reinterpret_cast<void *>(&approx_rt_param));
-  all.emplace_back(APPROX_RT_TABLE, reinterpret_cast<void *>(approx_rt_table));
+  all.emplace_back(APPROX_RT_RELEASE_FN,
+                   reinterpret_cast<void *>(&approx_rt_release));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);

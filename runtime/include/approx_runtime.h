@@ -30,31 +30,41 @@ extern "C" {
 /* The ABI between generated code and the runtime; the compiler's lowering
  * of approx.runtime_param (lower-approx-runtime) takes it from here.
  *
- * The runtime owns one table of values, `approx_rt_table`, with one slot
- * per parameter name. Each module keeps a private array of slot numbers,
- * one per parameter read, initialised to -1 (modules compiled apart never
- * share an entry, and a knob read by two modules shares one slot by name).
- * The module's constructor (a global constructor, run when the module is
+ * The runtime keeps one value per parameter name in the process. Each
+ * module keeps a private array of cells, one per parameter name it reads,
+ * initialised with the compile-time defaults (modules compiled apart never
+ * share a cell, and a knob read by two modules has one value by name). The
+ * module's constructor (a global constructor, run when the module is
  * loaded: program start, dlopen, the JIT's initialisation) calls
- * approx_rt_param() for each entry, which registers the name, publishes its
- * value and stores the slot number. A read is then two unordered loads (the
- * slot number, the value) with an alias tag of their own, which the
- * optimiser may hoist out of loops: a value changed while a loop runs takes
- * effect at the loop's next entry at the latest. The runtime writes module
- * memory only inside that call, so modules may be unloaded (JIT modules,
- * dlclose) at any time. */
-#define APPROX_RT_PARAM_FN "approx_rt_param"   /* the function below */
-#define APPROX_RT_TABLE "approx_rt_table"      /* int32_t[SLOTS], exported */
-#define APPROX_RT_TABLE_SLOTS 16384            /* distinct names per process */
-#define APPROX_RT_SLOTS "__approx_rt_slots"    /* int32_t[n], per module */
-#define APPROX_RT_REGISTER_FN "__approx_rt_register" /* per module, internal */
+ * approx_rt_param() for each cell, which registers the name and the cell
+ * and writes the current value into it; from then on the runtime writes
+ * every new value of the name into every cell registered for it. The
+ * module's destructor (run at exit, dlclose, the JIT's deinitialisation)
+ * calls approx_rt_release() for its array, after which the runtime never
+ * writes it again, so modules may be unloaded at any time. A read is then
+ * one unordered load from an address fixed at link time, with an alias tag
+ * of its own: the optimiser may hoist it out of a loop, or execute it
+ * unconditionally (turning a branch on a decision into a select); a value
+ * changed while a loop runs takes effect at the loop's next entry at the
+ * latest. */
+#define APPROX_RT_PARAM_FN "approx_rt_param"     /* the functions below */
+#define APPROX_RT_RELEASE_FN "approx_rt_release"
+#define APPROX_RT_MAX_PARAMS 16384               /* distinct names per process */
+#define APPROX_RT_CELLS "__approx_rt_cells"      /* int32_t[n], per module */
+#define APPROX_RT_REGISTER_FN "__approx_rt_register"     /* per module, internal */
+#define APPROX_RT_UNREGISTER_FN "__approx_rt_unregister" /* per module, internal */
 #define APPROX_RT_REGISTER_PRIORITY 101 /* before default-priority ctors */
 
-/* Called by a module's constructor for each of its slot numbers: registers
- * `name` (with `dflt`, the value configured at compile time) in the table
- * if needed, publishes its value, stores its slot number in *slot and
- * returns the value. */
-int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name);
+/* Called by a module's constructor for each of its cells: registers `name`
+ * (with `dflt`, the value configured at compile time) if needed, registers
+ * `cell` for it (once, however often it is called), stores the name's
+ * current value in *cell and returns it. */
+int32_t approx_rt_param(int32_t *cell, int32_t dflt, const char *name);
+
+/* Called by a module's destructor: forgets every cell registered in
+ * [begin, end), which the runtime never writes again. The names stay
+ * registered with their values. */
+void approx_rt_release(int32_t *begin, int32_t *end);
 
 /* Sets parameter `name` to `value` for all later reads. Names not yet
  * registered (their module not loaded yet) are remembered and applied when

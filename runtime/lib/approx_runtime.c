@@ -10,24 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxSlots = APPROX_RT_TABLE_SLOTS };
-
-/* The published value of every registered name, read inline by generated
- * code once its module knows the slot number. */
-_Atomic int32_t approx_rt_table[kMaxSlots];
+enum { kMaxSlots = APPROX_RT_MAX_PARAMS };
 
 /* A registered name (its own copy: the module that registered it may be
- * unloaded) and its compile-time default. */
+ * unloaded), its compile-time default, its current value and the cells of
+ * the loaded modules that read it. */
 typedef struct {
   char *name;
   int32_t dflt;
+  int32_t value;
+  _Atomic int32_t **cells;
+  size_t numCells, capCells;
 } Slot;
 
 static Slot slots[kMaxSlots];
 
-static void publish(const Slot *s, int32_t value) {
-  atomic_store_explicit(&approx_rt_table[s - slots], value,
-                        memory_order_release);
+static void *growOrDie(void *p, size_t bytes) {
+  void *bigger = realloc(p, bytes);
+  if (!bigger) {
+    fprintf(stderr, "approx runtime: out of memory\n");
+    abort();
+  }
+  return bigger;
+}
+
+/* Gives `s` the value `value` and writes it into every cell registered for
+ * it (a racing read sees the old or the new value). Call with `mu` held. */
+static void publish(Slot *s, int32_t value) {
+  s->value = value;
+  for (size_t i = 0; i < s->numCells; ++i)
+    atomic_store_explicit(s->cells[i], value, memory_order_relaxed);
 }
 
 typedef approx_rt_entry Override;
@@ -361,11 +373,8 @@ static void loadEnvLocked(void) {
   atexit(reportUnknownEnvNames);
 }
 
-int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name) {
-  _Atomic int32_t *ref = (_Atomic int32_t *)slot;
-  int32_t known = atomic_load_explicit(ref, memory_order_acquire);
-  if (known >= 0)
-    return atomic_load_explicit(&approx_rt_table[known], memory_order_acquire);
+int32_t approx_rt_param(int32_t *cell, int32_t dflt, const char *name) {
+  _Atomic int32_t *ref = (_Atomic int32_t *)cell;
   pthread_mutex_lock(&mu);
   loadEnvLocked();
   size_t r = findRegisteredLocked(name);
@@ -381,18 +390,43 @@ int32_t approx_rt_param(int32_t *slot, int32_t dflt, const char *name) {
       abort();
     }
     slots[r].dflt = dflt;
-    int32_t value = dflt;
+    slots[r].value = dflt;
     for (size_t i = 0; i < numOverrides; ++i)
       if (strcmp(overrides[i].name, name) == 0)
-        value = overrides[i].value;
-    publish(&slots[r], value);
+        slots[r].value = overrides[i].value;
     ++numRegistered;
   }
-  atomic_store_explicit(ref, (int32_t)r, memory_order_release);
-  int32_t value =
-      atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
+  Slot *s = &slots[r];
+  size_t i = 0;
+  while (i < s->numCells && s->cells[i] != ref)
+    ++i;
+  if (i == s->numCells) {
+    if (s->numCells == s->capCells) {
+      s->capCells = s->capCells ? 2 * s->capCells : 4;
+      s->cells = growOrDie(s->cells, s->capCells * sizeof *s->cells);
+    }
+    s->cells[s->numCells++] = ref;
+  }
+  atomic_store_explicit(ref, s->value, memory_order_relaxed);
+  int32_t value = s->value;
   pthread_mutex_unlock(&mu);
   return value;
+}
+
+void approx_rt_release(int32_t *begin, int32_t *end) {
+  uintptr_t lo = (uintptr_t)begin, hi = (uintptr_t)end;
+  pthread_mutex_lock(&mu);
+  for (size_t r = 0; r < numRegistered; ++r) {
+    Slot *s = &slots[r];
+    size_t kept = 0;
+    for (size_t i = 0; i < s->numCells; ++i) {
+      uintptr_t cell = (uintptr_t)s->cells[i];
+      if (cell < lo || cell >= hi)
+        s->cells[kept++] = s->cells[i];
+    }
+    s->numCells = kept;
+  }
+  pthread_mutex_unlock(&mu);
 }
 
 int approx_rt_set(const char *name, int32_t value) {
@@ -436,7 +470,7 @@ int approx_rt_get(const char *name, int32_t *value) {
   loadEnvLocked();
   size_t r = findRegisteredLocked(name);
   if (r < numRegistered) {
-    *value = atomic_load_explicit(&approx_rt_table[r], memory_order_relaxed);
+    *value = slots[r].value;
     rc = 0;
   }
   for (size_t i = 0; i < numOverrides && rc; ++i)

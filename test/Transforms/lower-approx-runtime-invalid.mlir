@@ -9,8 +9,8 @@ func.func @f() -> i32 {
 
 // -----
 
-// expected-error @+1 {{symbol '__approx_rt_slots' is reserved for the approx runtime}}
-func.func private @__approx_rt_slots()
+// expected-error @+1 {{symbol '__approx_rt_cells' is reserved for the approx runtime}}
+func.func private @__approx_rt_cells()
 func.func @f() -> i32 {
   %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
   return %a : i32
@@ -26,11 +26,31 @@ func.func @f() -> i32 {
 
 // -----
 
-// expected-error @+1 {{symbol 'approx_rt_table' is reserved for the approx runtime}}
-llvm.mlir.global external @approx_rt_table() : i32
+// expected-error @+1 {{symbol 'approx_rt_release' is reserved for the approx runtime (an external '!llvm.func<void (ptr, ptr)>')}}
+llvm.mlir.global external @approx_rt_release() : i32
 func.func @f() -> i32 {
   %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
   return %a : i32
+}
+
+// -----
+
+// expected-error @+1 {{symbol '__approx_rt_unregister' is reserved for the approx runtime}}
+func.func private @__approx_rt_unregister()
+func.func @f() -> i32 {
+  %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
+  return %a : i32
+}
+
+// -----
+
+// Reads of one name share a cell, so they must agree on its default.
+func.func @f() -> i32 {
+  %a = approx.runtime_param <{default_value = 1 : i32, name = "k_knob_val"}> : i32
+  // expected-error @+1 {{reads runtime parameter 'k_knob_val' with default 2, but another read of it has default 1}}
+  %b = approx.runtime_param <{default_value = 2 : i32, name = "k_knob_val"}> : i32
+  %s = arith.addi %a, %b : i32
+  return %s : i32
 }
 
 // -----

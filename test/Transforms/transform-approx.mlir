@@ -251,8 +251,9 @@ func.func @sc(%x: i32) -> i32 {
 
 // Runtime table: thresholds and decisions become approx.runtime_param reads
 // (lowered to the runtime's ABI by lower-approx-runtime), the compile-time
-// values their defaults; every decision is read before the switch, so all
-// of a tree's reads are unconditional (hoistable out of loops together).
+// values their defaults; selects among the decisions, so all of a tree's
+// reads are unconditional (hoistable out of loops together) and nothing
+// branches on the state.
 func.func private @s(i32) -> i32
 func.func @rt(%n: index, %x: i32) {
   approx.knob <{id = 0 : i32, name = "rt", transform_types = [#approx.kind<loop_perforate>]}> {
@@ -270,13 +271,13 @@ func.func @rt(%n: index, %x: i32) {
 // CHECK:         %[[ST:.*]] = func.call @s
 // CHECK:         %[[T:.*]] = approx.runtime_param <{default_value = 5 : i32, name = "rt_threshold_0"}> : i32
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[ST]], %[[T]]
+// CHECK-NEXT:    %[[GE1:.*]] = arith.extui %[[GE]] : i1 to i32
+// CHECK-NEXT:    %[[COUNT:.*]] = arith.addi %{{.*}}, %[[GE1]]
 // CHECK:         %[[D0:.*]] = approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
+// CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[COUNT]], %{{.*}} : i32
 // CHECK-NEXT:    %[[D1:.*]] = approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
-// CHECK-NEXT:    scf.index_switch
-// CHECK-NEXT:    case 0 {
-// CHECK-NEXT:      scf.yield %[[D0]]
-// CHECK:         default {
-// CHECK-NEXT:      scf.yield %[[D1]]
+// CHECK-NEXT:    %[[D:.*]] = arith.select %[[IS1]], %[[D1]], %[[D0]] : i32
+// CHECK-NOT:     scf.index_switch
 
 // -----
 

@@ -1,9 +1,10 @@
 // Runtime-table reads are loads the optimiser may move: the module's
 // constructor registers every parameter before the program runs, and a read
-// is two unordered loads with an alias tag of their own, so clang -O2 hoists
-// them out of a loop that writes only the program's typed memory. Here the
-// per-row decision tree of `row`, inlined into `run`'s loop, reads its slot
-// numbers once, before the loop (the exact build has no reads at all).
+// is one unordered load from the module's own cells with an alias tag of its
+// own, so clang -O2 hoists it out of a loop that writes only the program's
+// typed memory. Here the per-row decision tree of `row`, inlined into
+// `run`'s loop, reads its three parameters once, before the loop (the exact
+// build has no reads at all).
 // RUN: approx-cc %s --approx-runtime-table -emit=llvm -o %t.ll
 // RUN: %cc -O2 -S -emit-llvm %t.ll -o - | FileCheck %s --check-prefix=HOIST
 // RUN: approx-cc %s --approx-runtime-table -o %t.table
@@ -44,9 +45,9 @@ int main(void) {
 }
 
 // HOIST-LABEL: define {{.*}}void @run(
-// HOIST-COUNT-3: load atomic i32, ptr {{.*}}@__approx_rt_slots{{.*}} unordered
+// HOIST-COUNT-3: load atomic i32, ptr {{.*}}@__approx_rt_cells{{.*}} unordered
 // HOIST:         phi i64 [ 0, %.lr.ph ]
-// HOIST-NOT:     @__approx_rt_slots
+// HOIST-NOT:     @__approx_rt_cells
 // HOIST:         ret void
 
 // The exact configuration runs the loop as written (the versioned copy of a

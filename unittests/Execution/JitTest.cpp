@@ -104,6 +104,25 @@ TEST(JitTest, RuntimeTableServesEveryConfigurationWithoutRecompiling) {
   EXPECT_EQ((*sum)(100, 50), predictedSum(100, 2));
 }
 
+TEST(JitTest, DestroyedModulesAreForgotten) {
+  // A JIT module's destructor releases its cells: values set after it is
+  // gone are not written into its (unmapped) memory, and a module compiled
+  // later reads them.
+  CompileOptions options;
+  options.mode = "runtime";
+  approx_rt_reset();
+  for (int round = 0; round < 3; ++round) {
+    auto jit = compile(options);
+    ASSERT_TRUE(jit);
+    auto sum = jit->function<SumFn>("sum");
+    ASSERT_TRUE(bool(sum));
+    EXPECT_EQ((*sum)(100, 50), predictedSum(100, round ? 5 : 2)) << round;
+    jit.reset();
+    approx_rt_set("sum_decision_1", 5);
+  }
+  approx_rt_reset();
+}
+
 TEST(JitTest, BakedAndRuntimeBuildsAgree) {
   CompileOptions runtime;
   runtime.mode = "runtime";

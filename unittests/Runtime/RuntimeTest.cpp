@@ -11,13 +11,12 @@
 
 namespace {
 
-/// The slot numbers generated code would keep for its module (-1: unknown).
-struct ModuleSlots {
-  int32_t slots[300];
-  ModuleSlots() { std::fill(std::begin(slots), std::end(slots), -1); }
-  int32_t *operator[](size_t i) { return &slots[i]; }
+/// The cells generated code would keep for its module (one per name).
+struct ModuleCells {
+  int32_t cells[300] = {};
+  int32_t *operator[](size_t i) { return &cells[i]; }
 };
-ModuleSlots table;
+ModuleCells table;
 
 /// Writes `text` to a fresh file and returns its path.
 std::string writeTemp(const std::string &name, const std::string &text) {
@@ -109,38 +108,63 @@ TEST_F(RuntimeTest, ListsRegisteredParameters) {
   EXPECT_EQ(approx_rt_param_name(before + 1), nullptr);
 }
 
-TEST_F(RuntimeTest, ModulesKeepTheirOwnSlots) {
-  // Two modules compiled apart each number their reads from 0: their slot
-  // arrays are distinct, and so are their values.
-  int32_t moduleA[1] = {-1}, moduleB[1] = {-1};
+TEST_F(RuntimeTest, CellsFollowEveryChange) {
+  // Generated code reads a cell without calling the runtime: every way of
+  // changing a value must reach it.
+  int32_t cell = 4; // the compile-time default, as the module holds it
+  EXPECT_EQ(approx_rt_param(&cell, 4, "cell_threshold_0"), 4);
+  approx_rt_set("cell_threshold_0", 40);
+  EXPECT_EQ(cell, 40);
+  approx_rt_reset();
+  EXPECT_EQ(cell, 4);
+  std::string path = writeTemp("cell.json", "{\"cell_threshold_0\": -2}");
+  ASSERT_EQ(approx_rt_load_config(path.c_str()), 0) << approx_rt_last_error();
+  EXPECT_EQ(cell, -2);
+  // Registering the same cell again (a module loaded twice) keeps one entry.
+  EXPECT_EQ(approx_rt_param(&cell, 4, "cell_threshold_0"), -2);
+  approx_rt_release(&cell, &cell + 1);
+}
+
+TEST_F(RuntimeTest, ModulesKeepTheirOwnCells) {
+  // Two modules compiled apart each number their cells from 0: their arrays
+  // are distinct, and so are their values.
+  int32_t moduleA[1] = {2}, moduleB[1] = {3};
   EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
   EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 3);
-  EXPECT_NE(moduleA[0], moduleB[0]);
   approx_rt_set("fb_decision_1", 0);
-  EXPECT_EQ(approx_rt_param(&moduleA[0], 2, "fa_decision_1"), 2);
-  EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 0);
-  // One name read by two modules (a knob in a shared header): one slot.
-  int32_t other[1] = {-1};
+  EXPECT_EQ(moduleA[0], 2);
+  EXPECT_EQ(moduleB[0], 0);
+  // One name read by two modules (a knob in a shared header): one value,
+  // written into both cells.
+  int32_t other[1] = {3};
   EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 0);
-  EXPECT_EQ(other[0], moduleB[0]);
+  EXPECT_EQ(other[0], 0);
   approx_rt_set("fb_decision_1", 1);
-  EXPECT_EQ(approx_rt_param(&moduleB[0], 3, "fb_decision_1"), 1);
-  EXPECT_EQ(approx_rt_param(&other[0], 3, "fb_decision_1"), 1);
+  EXPECT_EQ(moduleB[0], 1);
+  EXPECT_EQ(other[0], 1);
+  approx_rt_release(std::begin(moduleA), std::end(moduleA));
+  approx_rt_release(std::begin(moduleB), std::end(moduleB));
+  approx_rt_release(std::begin(other), std::end(other));
 }
 
 TEST_F(RuntimeTest, ModulesMayBeUnloaded) {
-  // The runtime writes a module's memory only inside approx_rt_param: a
-  // module unloaded (a JIT module destroyed, a library closed) leaves no
-  // dangling pointer behind, and a later module reading the same name
-  // finds its slot.
-  auto *unloaded = new int32_t[2]{-1, -1};
+  // A module's destructor releases its cells (a JIT module destroyed, a
+  // library closed): the runtime writes them no more, the name keeps its
+  // value, and a later module reading the same name finds it.
+  int32_t unloaded[3] = {9, 4, 9};
   EXPECT_EQ(approx_rt_param(&unloaded[1], 4, "gone_knob_val"), 4);
-  delete[] unloaded;
+  approx_rt_release(&unloaded[1], &unloaded[2]);
   approx_rt_set("gone_knob_val", 6);
+  EXPECT_EQ(unloaded[1], 4);
   approx_rt_reset();
   approx_rt_set("gone_knob_val", 7);
-  int32_t reloaded[1] = {-1};
+  EXPECT_EQ(unloaded[0], 9);
+  EXPECT_EQ(unloaded[1], 4);
+  EXPECT_EQ(unloaded[2], 9);
+  int32_t reloaded[1] = {4};
   EXPECT_EQ(approx_rt_param(&reloaded[0], 4, "gone_knob_val"), 7);
+  EXPECT_EQ(reloaded[0], 7);
+  approx_rt_release(std::begin(reloaded), std::end(reloaded));
 }
 
 // Death tests re-execute the binary ("threadsafe" style) so that the child

@@ -10,8 +10,9 @@ using namespace mlir;
 namespace approx {
 namespace {
 
-/// Branch index = number of thresholds <= state; an scf.index_switch yields
-/// the branch's decision, which drives an approx.transform of the same kind.
+/// Branch index = number of thresholds <= state; the branch's decision (an
+/// scf.index_switch over constants, or selects among runtime reads) drives
+/// an approx.transform of the same kind.
 struct LowerDecisionTree : OpRewritePattern<DecisionTreeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -38,36 +39,43 @@ struct LowerDecisionTree : OpRewritePattern<DecisionTreeOp> {
       Value one = arith::ExtUIOp::create(b, loc, b.getI32Type(), ge);
       count = arith::AddIOp::create(b, loc, count, one);
     }
-    Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
-    SmallVector<int64_t> cases;
-    for (size_t i = 0; i < n; ++i)
-      cases.push_back(int64_t(i));
-    // Runtime-table builds read every decision before the switch: a tree's
-    // reads are then unconditional within it, so the optimiser can hoist
-    // them out of a loop together (measured on pagerank: faster than reads
-    // in the cases, and than selects in place of the switch, which make
-    // every read and compare sit on the path of each call). Baked decisions
-    // are constants in the cases.
-    SmallVector<Value> read;
-    if (dt.getRuntimeParams())
-      for (size_t j = 0; j <= n; ++j)
-        read.push_back(param(b, n + j, decisions[j]));
-    auto sw = scf::IndexSwitchOp::create(b, loc, TypeRange(b.getI32Type()),
-                                         index, cases, cases.size());
-    auto fill = [&](Region &region, size_t j) {
-      OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
-      scf::YieldOp::create(rb, loc,
-                           read.empty() ? param(rb, n + j, decisions[j])
-                                        : read[j]);
-    };
-    for (size_t i = 0; i < n; ++i)
-      fill(sw.getCaseRegions()[i], i);
-    fill(sw.getDefaultRegion(), n);
+    // Runtime-table builds select among the decisions, all read before:
+    // the reads are loads the optimiser may hoist out of a loop, and the
+    // selects leave no branch on the state (a switch on it mispredicts
+    // when the state varies from call to call: pagerank's in-degrees).
+    // Baked decisions are constants in the cases of a switch.
+    Value decision;
+    if (dt.getRuntimeParams()) {
+      decision = param(b, n, decisions[0]);
+      for (size_t j = 1; j <= n; ++j) {
+        Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           count, constI32(b, loc, int32_t(j)));
+        decision = arith::SelectOp::create(b, loc, here,
+                                           param(b, n + j, decisions[j]),
+                                           decision);
+      }
+    } else {
+      Value index =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+      SmallVector<int64_t> cases;
+      for (size_t i = 0; i < n; ++i)
+        cases.push_back(int64_t(i));
+      auto sw = scf::IndexSwitchOp::create(b, loc, TypeRange(b.getI32Type()),
+                                           index, cases, cases.size());
+      auto fill = [&](Region &region, size_t j) {
+        OpBuilder rb = OpBuilder::atBlockBegin(&region.emplaceBlock());
+        scf::YieldOp::create(rb, loc, param(rb, n + j, decisions[j]));
+      };
+      for (size_t i = 0; i < n; ++i)
+        fill(sw.getCaseRegions()[i], i);
+      fill(sw.getDefaultRegion(), n);
+      decision = sw.getResult(0);
+    }
 
     SmallVector<int32_t> candidates(decisions);
     if (auto values = dt.getDecisionValues())
       llvm::append_range(candidates, *values);
-    b.replaceOpWithNewOp<TransformOp>(dt, sw.getResult(0),
+    b.replaceOpWithNewOp<TransformOp>(dt, decision,
                                       dt.getTransformTypeAttr(), IntegerAttr(),
                                       b.getDenseI32ArrayAttr(candidates),
                                       StringAttr());

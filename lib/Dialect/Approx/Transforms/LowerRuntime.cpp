@@ -1,7 +1,7 @@
 //===- LowerRuntime.cpp - approx.runtime_param -> the runtime's ABI -------===//
 //
 // The one place that knows how generated code talks to the approx runtime;
-// the names and the table layout come from the runtime's public header.
+// the names and the layout come from the runtime's public header.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
@@ -45,9 +45,10 @@ Value loadParameterWord(OpBuilder &b, Location loc, Value address) {
   return load;
 }
 
-/// A read: the parameter's slot number from the module's own array, then
-/// its value in the runtime's table. The module's constructor has filled
-/// in every slot number before any code of the module runs.
+/// A read: one load of the module's cell for the parameter's name, which
+/// the runtime keeps up to date once the module's constructor has run (and
+/// which holds the compile-time default before). Reads of one name share a
+/// cell; their defaults must agree.
 struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
   LowerRuntimeParam(MLIRContext *ctx,
                     SmallVectorImpl<RuntimeParamRegistration> *registrations)
@@ -55,121 +56,161 @@ struct LowerRuntimeParam : OpRewritePattern<RuntimeParamOp> {
 
   LogicalResult matchAndRewrite(RuntimeParamOp op,
                                 PatternRewriter &b) const override {
-    int32_t index = int32_t(registrations->size());
-    registrations->push_back({op.getName().str(),
-                              int32_t(op.getDefaultValue()), op.getLoc()});
+    StringRef name = op.getName();
+    auto dflt = int32_t(op.getDefaultValue());
+    auto *it = llvm::find_if(*registrations, [&](const auto &r) {
+      return r.name == name;
+    });
+    if (it != registrations->end() && it->dflt != dflt)
+      return op.emitOpError("reads runtime parameter '")
+             << name << "' with default " << dflt
+             << ", but another read of it has default " << it->dflt;
+    auto index = int32_t(it - registrations->begin());
+    if (it == registrations->end())
+      registrations->push_back({name.str(), dflt, op.getLoc()});
     Location loc = op.getLoc();
     b.setInsertionPoint(op);
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    Value slots = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_SLOTS);
-    Value ref = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), slots,
-                                    ArrayRef<LLVM::GEPArg>{index});
-    Value slot = loadParameterWord(b, loc, ref);
-    Value table = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_TABLE);
-    Value entry = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), table,
-                                      ArrayRef<LLVM::GEPArg>{slot});
-    b.replaceOp(op, loadParameterWord(b, loc, entry));
+    Value cells = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_CELLS);
+    Value cell = LLVM::GEPOp::create(b, loc, ptr, b.getI32Type(), cells,
+                                     ArrayRef<LLVM::GEPArg>{index});
+    b.replaceOp(op, loadParameterWord(b, loc, cell));
     return success();
   }
 
   SmallVectorImpl<RuntimeParamRegistration> *registrations;
 };
 
-/// Declares approx_rt_param and the runtime's table, and defines the
-/// module's array of `count` slot numbers (all -1 until the constructor
-/// runs); fails on a clash with a user symbol of a reserved name.
-LogicalResult declareRuntime(ModuleOp module, int64_t count) {
+/// Declares the runtime's two functions; fails on a clash with a user
+/// symbol of a reserved name.
+LogicalResult declareRuntime(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i32 = IntegerType::get(ctx, 32);
-  auto type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, ptr});
-  for (StringRef reserved :
-       {APPROX_RT_TABLE, APPROX_RT_SLOTS, APPROX_RT_REGISTER_FN})
+  for (StringRef reserved : {APPROX_RT_CELLS, APPROX_RT_REGISTER_FN,
+                             APPROX_RT_UNREGISTER_FN})
     if (Operation *existing = SymbolTable::lookupSymbolIn(module, reserved))
       return existing->emitOpError("symbol '")
              << reserved << "' is reserved for the approx runtime";
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  if (Operation *existing =
-          SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN)) {
-    auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
-    if (!fn || fn.getFunctionType() != type || !fn.isExternal())
-      return existing->emitOpError("symbol '")
-             << APPROX_RT_PARAM_FN
-             << "' is reserved for the approx runtime (an external "
-             << type << ")";
-  } else {
-    LLVM::LLVMFuncOp::create(b, module.getLoc(), APPROX_RT_PARAM_FN, type);
+  std::pair<StringRef, LLVM::LLVMFunctionType> functions[] = {
+      {APPROX_RT_PARAM_FN, LLVM::LLVMFunctionType::get(i32, {ptr, i32, ptr})},
+      {APPROX_RT_RELEASE_FN,
+       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, ptr})}};
+  for (auto [name, type] : functions) {
+    if (Operation *existing = SymbolTable::lookupSymbolIn(module, name)) {
+      auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
+      if (!fn || fn.getFunctionType() != type || !fn.isExternal())
+        return existing->emitOpError("symbol '")
+               << name << "' is reserved for the approx runtime (an external "
+               << type << ")";
+      continue;
+    }
+    LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
   }
-  LLVM::GlobalOp::create(
-      b, module.getLoc(), LLVM::LLVMArrayType::get(i32, APPROX_RT_TABLE_SLOTS),
-      /*isConstant=*/false, LLVM::Linkage::External, APPROX_RT_TABLE,
-      Attribute());
-  auto slotsType = RankedTensorType::get({count}, i32);
-  LLVM::GlobalOp::create(
-      b, module.getLoc(), LLVM::LLVMArrayType::get(i32, count),
-      /*isConstant=*/false, LLVM::Linkage::Internal, APPROX_RT_SLOTS,
-      DenseElementsAttr::get(slotsType, APInt(32, -1, /*isSigned=*/true)));
   return success();
 }
 
-/// The module's constructor: approx_rt_param(&slots[i], default, name) for
-/// every read i, which registers the name, applies APPROX_CONFIG and fills
-/// in the slot number; appended to the module's global constructors (the
-/// program's own, from C++ static initialisers, are kept) at a priority
-/// that runs it before them.
+/// Appends `fn` at `priority` to the module's global constructors or
+/// destructors (`Op`), keeping the program's own.
+template <typename Op>
+void appendStructor(ModuleOp module, LLVM::LLVMFuncOp fn, int32_t priority) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Attribute> fns, priorities, data;
+  for (auto existing : llvm::make_early_inc_range(module.getOps<Op>())) {
+    if constexpr (std::is_same_v<Op, LLVM::GlobalCtorsOp>)
+      llvm::append_range(fns, existing.getCtors());
+    else
+      llvm::append_range(fns, existing.getDtors());
+    llvm::append_range(priorities, existing.getPriorities());
+    llvm::append_range(data, existing.getData());
+    existing.erase();
+  }
+  fns.push_back(FlatSymbolRefAttr::get(fn));
+  priorities.push_back(b.getI32IntegerAttr(priority));
+  data.push_back(LLVM::ZeroAttr::get(module.getContext()));
+  Op::create(b, module.getLoc(), b.getArrayAttr(fns),
+             b.getArrayAttr(priorities), b.getArrayAttr(data));
+}
+
+/// An internal `void name()` whose body `body` fills in, at the module's end.
+template <typename Body>
+LLVM::LLVMFuncOp defineHook(ModuleOp module, StringRef name, Body body) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto fn = LLVM::LLVMFuncOp::create(
+      b, loc, name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}),
+      LLVM::Linkage::Internal);
+  b.setInsertionPointToStart(fn.addEntryBlock(b));
+  body(b);
+  LLVM::ReturnOp::create(b, loc, ValueRange());
+  return fn;
+}
+
+/// The module's cells (internal, one per parameter name, holding the
+/// defaults), its constructor — approx_rt_param(&cells[i], default, name)
+/// for every cell, which registers the cell and stores the current value —
+/// at a priority that runs it before the program's own constructors, and
+/// its destructor — approx_rt_release(cells, cells + n), after which the
+/// runtime no longer writes them.
 void defineRegistration(ModuleOp module,
                         ArrayRef<RuntimeParamRegistration> registrations) {
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto ctor = LLVM::LLVMFuncOp::create(
-      b, loc, APPROX_RT_REGISTER_FN,
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}),
-      LLVM::Linkage::Internal);
-  b.setInsertionPointToStart(ctor.addEntryBlock(b));
-  auto paramFn = cast<LLVM::LLVMFuncOp>(
-      SymbolTable::lookupSymbolIn(module, APPROX_RT_PARAM_FN));
-  Value slots = LLVM::AddressOfOp::create(b, loc, ptr, APPROX_RT_SLOTS);
-  for (auto [index, r] : llvm::enumerate(registrations)) {
-    Value ref = LLVM::GEPOp::create(b, r.loc, ptr, b.getI32Type(), slots,
-                                    ArrayRef<LLVM::GEPArg>{int32_t(index)});
-    std::string text = r.name;
-    text.push_back('\0');
-    Value name = LLVM::createGlobalString(
-        r.loc, b, "__approx_param_name_" + std::to_string(index), text,
-        LLVM::Linkage::Internal);
-    Value dflt = LLVM::ConstantOp::create(b, r.loc, b.getI32Type(),
-                                          b.getI32IntegerAttr(r.dflt));
-    LLVM::CallOp::create(b, r.loc, paramFn, ValueRange{ref, dflt, name});
-  }
-  LLVM::ReturnOp::create(b, loc, ValueRange());
-
-  SmallVector<Attribute> ctors, priorities, data;
-  b.setInsertionPointToEnd(module.getBody());
-  for (auto existing :
-       llvm::make_early_inc_range(module.getOps<LLVM::GlobalCtorsOp>())) {
-    llvm::append_range(ctors, existing.getCtors());
-    llvm::append_range(priorities, existing.getPriorities());
-    llvm::append_range(data, existing.getData());
-    existing.erase();
-  }
-  ctors.push_back(FlatSymbolRefAttr::get(ctor));
-  priorities.push_back(b.getI32IntegerAttr(APPROX_RT_REGISTER_PRIORITY));
-  data.push_back(LLVM::ZeroAttr::get(ctx));
-  LLVM::GlobalCtorsOp::create(b, loc, b.getArrayAttr(ctors),
-                              b.getArrayAttr(priorities), b.getArrayAttr(data));
+  auto i32 = IntegerType::get(ctx, 32);
+  auto count = int64_t(registrations.size());
+  SmallVector<int32_t> defaults;
+  for (const RuntimeParamRegistration &r : registrations)
+    defaults.push_back(r.dflt);
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  LLVM::GlobalOp::create(
+      b, loc, LLVM::LLVMArrayType::get(i32, count), /*isConstant=*/false,
+      LLVM::Linkage::Internal, APPROX_RT_CELLS,
+      DenseElementsAttr::get(RankedTensorType::get({count}, i32),
+                             ArrayRef<int32_t>(defaults)),
+      /*alignment=*/4);
+  auto cell = [&](OpBuilder &hb, Location l, int32_t index) -> Value {
+    Value cells = LLVM::AddressOfOp::create(hb, l, ptr, APPROX_RT_CELLS);
+    return LLVM::GEPOp::create(hb, l, ptr, hb.getI32Type(), cells,
+                               ArrayRef<LLVM::GEPArg>{index});
+  };
+  auto lookup = [&](StringRef name) {
+    return cast<LLVM::LLVMFuncOp>(SymbolTable::lookupSymbolIn(module, name));
+  };
+  auto ctor = defineHook(module, APPROX_RT_REGISTER_FN, [&](OpBuilder &hb) {
+    for (auto [index, r] : llvm::enumerate(registrations)) {
+      std::string text = r.name;
+      text.push_back('\0');
+      Value name = LLVM::createGlobalString(
+          r.loc, hb, "__approx_param_name_" + std::to_string(index), text,
+          LLVM::Linkage::Internal);
+      Value dflt = LLVM::ConstantOp::create(hb, r.loc, hb.getI32Type(),
+                                            hb.getI32IntegerAttr(r.dflt));
+      LLVM::CallOp::create(hb, r.loc, lookup(APPROX_RT_PARAM_FN),
+                           ValueRange{cell(hb, r.loc, int32_t(index)), dflt,
+                                      name});
+    }
+  });
+  auto dtor = defineHook(module, APPROX_RT_UNREGISTER_FN, [&](OpBuilder &hb) {
+    LLVM::CallOp::create(hb, loc, lookup(APPROX_RT_RELEASE_FN),
+                         ValueRange{cell(hb, loc, 0),
+                                    cell(hb, loc, int32_t(count))});
+  });
+  appendStructor<LLVM::GlobalCtorsOp>(module, ctor, APPROX_RT_REGISTER_PRIORITY);
+  appendStructor<LLVM::GlobalDtorsOp>(module, dtor, APPROX_RT_REGISTER_PRIORITY);
 }
 
 struct LowerApproxRuntimePass
     : approx::impl::LowerApproxRuntimeBase<LowerApproxRuntimePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t count = 0;
-    module.walk([&](RuntimeParamOp) { ++count; });
-    if (!count)
+    if (!module.walk([](RuntimeParamOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
       return;
-    if (failed(declareRuntime(module, count)))
+    if (failed(declareRuntime(module)))
       return signalPassFailure();
     SmallVector<RuntimeParamRegistration> registrations;
     RewritePatternSet patterns(&getContext());

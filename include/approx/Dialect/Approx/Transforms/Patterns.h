@@ -46,18 +46,18 @@ void populateTransformPatterns(mlir::RewritePatternSet &patterns,
 /// knob's transform is applied.
 void populateSafetyContractPatterns(mlir::RewritePatternSet &patterns);
 
-/// A parameter read lowered by the pattern below: what the module's
-/// constructor registers for its slot.
+/// A parameter name read by the module (one cell each): what the module's
+/// constructor registers.
 struct RuntimeParamRegistration {
   std::string name;
   int32_t dflt;
   mlir::Location loc;
 };
 
-/// approx.runtime_param -> two loads (the slot number, then the value in the
-/// runtime's table). Slots are numbered in the order the patterns are
-/// applied, each appended to `registrations`, from which the caller defines
-/// the constructor that fills in the slot numbers.
+/// approx.runtime_param -> one load of the module's cell for its name. Cells
+/// are numbered in the order the patterns first meet each name, appended to
+/// `registrations`, from which the caller defines the cells, the
+/// constructor that registers them and the destructor that releases them.
 void populateRuntimeParamLoweringPatterns(
     mlir::RewritePatternSet &patterns,
     llvm::SmallVectorImpl<RuntimeParamRegistration> &registrations);
