@@ -19,7 +19,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernels import BENCH, KERNELS, ROOT, log, run  # noqa: E402
 
-LINE = re.compile(r"^(\S+) (threshold|decision|knob_val) (\[[^]]*\]|\{[^}]*\}) (-?\d+) ")
+LINE = re.compile(r"^(\S+)\s+(threshold|decision|knob_val)\s+(\[[^]]*\]|\{[^}]*\})\s+(-?\d+)\s")
 
 
 def exact_config(tune, src):

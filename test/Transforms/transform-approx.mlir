@@ -251,7 +251,7 @@ func.func @sc(%x: i32) -> i32 {
 
 // Runtime table: thresholds and decisions become approx.runtime_param reads
 // (lowered to the runtime's ABI by lower-approx-runtime), the compile-time
-// values their defaults; selects among the decisions, so all of a tree's
+// values their defaults; selects pick the decision, so all of a tree's
 // reads are unconditional (hoistable out of loops together) and nothing
 // branches on the state.
 func.func private @s(i32) -> i32
@@ -269,14 +269,49 @@ func.func @rt(%n: index, %x: i32) {
 }
 // CHECK-LABEL: func.func @rt(
 // CHECK:         %[[ST:.*]] = func.call @s
+// CHECK:         %[[D0:.*]] = approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
+// CHECK-NEXT:    %[[D1:.*]] = approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
 // CHECK:         %[[T:.*]] = approx.runtime_param <{default_value = 5 : i32, name = "rt_threshold_0"}> : i32
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[ST]], %[[T]]
-// CHECK-NEXT:    %[[GE1:.*]] = arith.extui %[[GE]] : i1 to i32
-// CHECK-NEXT:    %[[COUNT:.*]] = arith.addi %{{.*}}, %[[GE1]]
-// CHECK:         %[[D0:.*]] = approx.runtime_param <{default_value = 0 : i32, name = "rt_decision_0"}> : i32
-// CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[COUNT]], %{{.*}} : i32
-// CHECK-NEXT:    %[[D1:.*]] = approx.runtime_param <{default_value = 2 : i32, name = "rt_decision_1"}> : i32
+// CHECK:         %[[IS1:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.select %[[IS1]], %[[D1]], %[[D0]] : i32
+// CHECK-NOT:     scf.index_switch
+
+// -----
+
+// With two thresholds or more, the selects run only when the decisions
+// differ: when they agree (the exact configuration among others) the tree
+// uses neither its state nor its thresholds.
+func.func private @s2(i32) -> i32
+func.func @rt2(%n: index, %x: i32) {
+  approx.knob <{id = 0 : i32, name = "rt2", transform_types = [#approx.kind<loop_perforate>]}> {
+    %st = func.call @s2(%x) : (i32) -> i32
+    approx.decision_tree loop_perforate %st <{state_function = "s2", state_indices = array<i64: 1>, thresholds = array<i32: 5, 9>, decisions = array<i32: 0, 2, 3>, runtime_params = ["rt2_threshold_0", "rt2_threshold_1", "rt2_decision_0", "rt2_decision_1", "rt2_decision_2"]}> : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    approx.yield
+  }
+  return
+}
+// CHECK-LABEL: func.func @rt2(
+// CHECK:         %[[ST:.*]] = func.call @s2
+// CHECK:         %[[D0:.*]] = approx.runtime_param <{default_value = 0 : i32, name = "rt2_decision_0"}> : i32
+// CHECK-NEXT:    %[[D1:.*]] = approx.runtime_param <{default_value = 2 : i32, name = "rt2_decision_1"}> : i32
+// CHECK-NEXT:    %[[D2:.*]] = approx.runtime_param <{default_value = 3 : i32, name = "rt2_decision_2"}> : i32
+// CHECK-NEXT:    %[[E1:.*]] = arith.cmpi eq, %[[D1]], %[[D0]] : i32
+// CHECK-NEXT:    %[[E2:.*]] = arith.cmpi eq, %[[D2]], %[[D0]] : i32
+// CHECK-NEXT:    %[[AGREE:.*]] = arith.andi %[[E1]], %[[E2]] : i1
+// CHECK-NEXT:    %[[K:.*]] = scf.if %[[AGREE]] -> (i32) {
+// CHECK-NEXT:      scf.yield %[[D0]] : i32
+// CHECK-NEXT:    } else {
+// CHECK:           approx.runtime_param <{default_value = 5 : i32, name = "rt2_threshold_0"}> : i32
+// CHECK:           approx.runtime_param <{default_value = 9 : i32, name = "rt2_threshold_1"}> : i32
+// CHECK:           arith.select %{{.*}}, %[[D1]], %[[D0]] : i32
+// CHECK:           %[[D:.*]] = arith.select %{{.*}}, %[[D2]], %{{.*}} : i32
+// CHECK-NEXT:      scf.yield %[[D]] : i32
+// CHECK-NEXT:    }
 // CHECK-NOT:     scf.index_switch
 
 // -----
@@ -458,7 +493,9 @@ func.func @rt_sum(%n: index, %x: i32) -> i32 {
   return %r : i32
 }
 // CHECK-LABEL: func.func @rt_sum(
-// CHECK:         %[[V:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:         arith.maxsi
+// CHECK:         %[[EXACT:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[V:.*]] = scf.if %[[EXACT]] -> (i32) {
 // CHECK-NEXT:      %[[E:.*]] = scf.for %{{.*}} step %[[C1:[^ ]*]] iter_args
 // CHECK:           scf.yield %[[E]] : i32
 // CHECK-NEXT:    } else {
