@@ -25,13 +25,14 @@ typedef struct {
 
 static Slot slots[kMaxSlots];
 
-static void *growOrDie(void *p, size_t bytes) {
-  void *bigger = realloc(p, bytes);
-  if (!bigger) {
+/* The runtime's own allocations (not a configuration file's parsing, which
+ * reports errors): running out of memory stops the program. */
+static void *orDie(void *p) {
+  if (!p) {
     fprintf(stderr, "approx runtime: out of memory\n");
     abort();
   }
-  return bigger;
+  return p;
 }
 
 /* Gives `s` the value `value` and writes it into every cell registered for
@@ -303,19 +304,10 @@ static void setLocked(const char *name, int32_t value) {
   if (i == numOverrides) {
     if (numOverrides == capOverrides) {
       size_t cap = capOverrides ? 2 * capOverrides : 16;
-      Override *bigger = realloc(overrides, cap * sizeof *overrides);
-      if (!bigger) {
-        fprintf(stderr, "approx runtime: out of memory\n");
-        abort();
-      }
-      overrides = bigger;
+      overrides = orDie(realloc(overrides, cap * sizeof *overrides));
       capOverrides = cap;
     }
-    overrides[i].name = strdup(name);
-    if (!overrides[i].name) {
-      fprintf(stderr, "approx runtime: out of memory\n");
-      abort();
-    }
+    overrides[i].name = orDie(strdup(name));
     ++numOverrides;
   }
   overrides[i].value = value;
@@ -384,11 +376,7 @@ int32_t approx_rt_param(int32_t *cell, int32_t dflt, const char *name) {
                       "one process ('%s')\n", kMaxSlots, name);
       abort();
     }
-    slots[r].name = strdup(name);
-    if (!slots[r].name) {
-      fprintf(stderr, "approx runtime: out of memory\n");
-      abort();
-    }
+    slots[r].name = orDie(strdup(name));
     slots[r].dflt = dflt;
     slots[r].value = dflt;
     for (size_t i = 0; i < numOverrides; ++i)
@@ -403,7 +391,7 @@ int32_t approx_rt_param(int32_t *cell, int32_t dflt, const char *name) {
   if (i == s->numCells) {
     if (s->numCells == s->capCells) {
       s->capCells = s->capCells ? 2 * s->capCells : 4;
-      s->cells = growOrDie(s->cells, s->capCells * sizeof *s->cells);
+      s->cells = orDie(realloc(s->cells, s->capCells * sizeof *s->cells));
     }
     s->cells[s->numCells++] = ref;
   }
