@@ -350,6 +350,9 @@ static void loadEnvLocked(void) {
   size_t n;
   if (approx_rt_read_config(path, &list, &n)) {
     fprintf(stderr, "approx runtime: APPROX_CONFIG: %s\n", lastError);
+    /* exit() runs the modules' destructors, which take `mu` to release
+     * their cells: holding it would deadlock. */
+    pthread_mutex_unlock(&mu);
     exit(2);
   }
   envNames = malloc((n ? n : 1) * sizeof *envNames);

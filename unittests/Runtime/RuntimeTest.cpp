@@ -181,6 +181,20 @@ TEST(RuntimeDeathTest, BadApproxConfigStopsTheProgram) {
       ::testing::ExitedWithCode(2), "APPROX_CONFIG: .*env-bad.json:1");
 }
 
+TEST(RuntimeDeathTest, BadApproxConfigExitsThroughModuleDestructors) {
+  // exit(2) runs the modules' destructors, which release their cells (the
+  // runtime's lock): the bad file must not leave the lock held (a hang).
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::string path = writeTemp("env-bad2.json", "{\"a\": }");
+  EXPECT_EXIT(
+      {
+        setenv("APPROX_CONFIG", path.c_str(), 1);
+        std::atexit([] { approx_rt_release(table[203], table[204]); });
+        approx_rt_param(table[203], 0, "env_dtor_param");
+      },
+      ::testing::ExitedWithCode(2), "APPROX_CONFIG: .*env-bad2.json:1");
+}
+
 TEST(RuntimeDeathTest, ApproxConfigIsAppliedAtFirstRead) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   std::string path = writeTemp("env-ok.json", "{\"env_decision_0\": 6}");
