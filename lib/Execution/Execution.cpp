@@ -68,7 +68,8 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
     if (out.module) {
       PassManager pm(out.ctx.get());
       buildApproxPipeline(pm, {options.configPath, options.mode,
-                               options.exact, PipelineStage::LLVM});
+                               options.exact, PipelineStage::LLVM,
+                               options.int8Dot});
       if (failed(pm.run(*out.module)))
         out.module = nullptr;
     }
@@ -142,6 +143,13 @@ JitModule::create(StringRef source, StringRef bufferName,
                    reinterpret_cast<void *>(&approx_rt_param));
   all.emplace_back(APPROX_RT_RELEASE_FN,
                    reinterpret_cast<void *>(&approx_rt_release));
+  all.emplace_back(APPROX_RT_ALLOC_FN,
+                   reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
+  all.emplace_back(
+      APPROX_RT_ALIGNED_ALLOC_FN,
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
+  all.emplace_back(APPROX_RT_FREE_FN,
+                   reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);

@@ -1,11 +1,15 @@
 //===- LowerTensorCode.cpp - tensor code to loops and vectors -------------===//
 //
 // ML functions (linalg on tensors) become native code in three steps:
+//  0. elementwise chains fused into their consumers (broadcasts, transposes
+//     and reductions included): one loop nest each, no tensor in between;
 //  1. contractions: an f32 matmul / batch matmul whose M and N divide the
 //     register block (8 x 32) is tiled into blocks, its K loop tiled by 1 and
 //     each step vectorized (vector.contract, lowered to FMAs of outer
 //     products); the accumulator's read and write are hoisted out of the K
-//     loop (a vector carried by the loop), so a block stays in registers. Other
+//     loop (a vector carried by the loop), so a block stays in registers. An
+//     int8 one (decode_quantize's) with K a multiple of 4 runs the same blocks
+//     on AVX-512 VNNI dot products where the target has them (int8-dot). Other
 //     matmuls loop as (batch,) i, k, j, which clang vectorizes along rows.
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
@@ -21,6 +25,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -38,6 +43,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -52,7 +58,44 @@ static LogicalResult expandErf(Operation *root) {
   return success();
 }
 
+/// exp (softmax, GELU) as MLIR's polynomial, which the vectorizer handles:
+/// libm's expf is a call per element.
+static void expandExp(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+    return name == math::ExpOp::getOperationName();
+  });
+  walkAndApplyPatterns(root, FrozenRewritePatternSet(std::move(patterns)));
+}
+
 namespace {
+
+/// Float reductions (layer norm, softmax, quantization scales) may be
+/// reassociated, as XLA's are: their combiner gets `reassoc`, so that LLVM
+/// vectorizes them (a float sum in program order adds one element per add
+/// latency).
+void reassociateReductions(ModuleOp module) {
+  module.walk([](linalg::GenericOp g) {
+    if (g.getNumReductionLoops() == 0 || !g.hasPureTensorSemantics())
+      return;
+    auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+    for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+      Operation *combiner = v.getDefiningOp();
+      auto fm = dyn_cast_or_null<arith::ArithFastMathInterface>(combiner);
+      if (!fm || !isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
+                      arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(
+                     combiner) ||
+          !llvm::is_contained(combiner->getOperands(),
+                              g.getRegionOutputArgs()[i]))
+        continue;
+      combiner->setAttr(fm.getFastMathAttrName(),
+                        arith::FastMathFlagsAttr::get(
+                            g.getContext(),
+                            fm.getFastMathFlagsAttr().getValue() |
+                                arith::FastMathFlags::reassoc));
+    }
+  });
+}
 
 /// The register block of a vectorized matmul: rows x columns of C.
 constexpr int64_t kBlockRows = 8, kBlockCols = 32;
@@ -167,6 +210,320 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   return vectorizeBlock(rewriter, cast<linalg::LinalgOp>(*tiled));
 }
 
+/// AVX-512 VNNI: vpdpbusd adds to each of 16 i32 lanes the sum of 4 products
+/// of unsigned by signed bytes; the features a function using it needs. The
+/// tensor phase calls a declaration in its place (buffer deallocation rejects
+/// an intrinsic call, whose memory effects it cannot see); the calls become
+/// the intrinsic after bufferization.
+constexpr StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
+constexpr StringLiteral kVpdpbusdPlaceholder = "__approx_vpdpbusd_512";
+constexpr int64_t kDotLanes = 16, kDotGroup = 4;
+constexpr StringLiteral kVnniFeatures[] = {"+avx512f", "+avx512bw",
+                                           "+avx512vnni"};
+
+bool hostHasVnni() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") && features.lookup("avx512bw") &&
+         features.lookup("avx512vnni");
+}
+
+/// The int8 contraction C[.., M, N] (i32) += A[.., M, K] B[.., K, N] (i8) as
+/// VNNI dot products in register blocks of 8 x 32 (16 accumulators carried
+/// along K). vpdpbusd's first operand is unsigned, so A is offset by 128
+/// (a ^ 0x80) and 128 * colsum(B) subtracted from C first: exact in i32. B is
+/// packed so that the 4 bytes a lane sums are adjacent,
+/// Bp[.., k / 4, 4 * n + k % 4] = B[.., k, n]. Failure (shape or types)
+/// leaves the op as is.
+LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = ranges.size(); // (batch,) m, n, k
+  auto elementIs = [&](Value v, unsigned width) {
+    return cast<ShapedType>(v.getType()).getElementType().isInteger(width);
+  };
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  if (ShapedType::isDynamicShape(ranges) || !elementIs(a, 8) ||
+      !elementIs(b, 8) || !elementIs(c, 32) || ranges[loops - 3] % kBlockRows ||
+      ranges[loops - 2] % kBlockCols || ranges[loops - 1] % kDotGroup)
+    return failure();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  bool batched = loops == 4;
+  unsigned lead = batched ? 1 : 0; // leading batch dims
+  int64_t m = ranges[loops - 3], n = ranges[loops - 2], k = ranges[loops - 1];
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  auto parallel = [](unsigned count) {
+    return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
+  };
+  auto shaped = [&](ArrayRef<int64_t> tail, Type element) {
+    SmallVector<int64_t> shape;
+    if (batched)
+      shape.push_back(ranges[0]);
+    shape.append(tail.begin(), tail.end());
+    return RankedTensorType::get(shape, element);
+  };
+  auto empty = [&](RankedTensorType type) {
+    return tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                   type.getElementType())
+        .getResult();
+  };
+  // A ^ 0x80: the unsigned operand.
+  unsigned aRank = lead + 2;
+  AffineMap aId = AffineMap::getMultiDimIdentityMap(aRank, ctx);
+  Value aU =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{a.getType()}, ValueRange{a},
+          ValueRange{empty(cast<RankedTensorType>(a.getType()))},
+          ArrayRef<AffineMap>{aId, aId}, parallel(aRank),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value bias = arith::ConstantIntOp::create(nb, l, i8, -128);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::XOrIOp::create(nb, l, args[0], bias)));
+          })
+          .getResult(0);
+  // Bp[(batch,) k / 4, n, k % 4], looping over (batch,) n, k / 4, k % 4:
+  // along the rows of a transposed weight (x @ W.T), whose quantization is
+  // then fused into this loop (B's one use) and reads W in order.
+  unsigned pRank = lead + 3;
+  AffineExpr col = getAffineDimExpr(lead, ctx), kq = getAffineDimExpr(lead + 1, ctx),
+             kr = getAffineDimExpr(lead + 2, ctx);
+  SmallVector<AffineExpr> fromB, toP;
+  if (batched) {
+    fromB.push_back(getAffineDimExpr(0, ctx));
+    toP.push_back(getAffineDimExpr(0, ctx));
+  }
+  fromB.append({kq * kDotGroup + kr, col});
+  toP.append({kq, col, kr});
+  RankedTensorType packedType = shaped({k / kDotGroup, n, kDotGroup}, i8);
+  auto pack = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{packedType}, ValueRange{b},
+      ValueRange{empty(packedType)},
+      ArrayRef<AffineMap>{AffineMap::get(pRank, 0, fromB, ctx),
+                          AffineMap::get(pRank, 0, toP, ctx)},
+      parallel(pRank), [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  Value packed = pack.getResult(0);
+  OpOperand &fromProducer = pack->getOpOperand(0);
+  if (b.hasOneUse() && linalg::areElementwiseOpsFusable(&fromProducer)) {
+    FailureOr<linalg::ElementwiseOpFusionResult> fused =
+        linalg::fuseElementwiseOps(rewriter, &fromProducer);
+    if (succeeded(fused)) {
+      packed = fused->replacements.lookup(packed);
+      Operation *producer = b.getDefiningOp();
+      rewriter.eraseOp(pack);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+    }
+  }
+  SmallVector<ReassociationIndices> merge;
+  if (batched)
+    merge.push_back({0});
+  merge.push_back({int64_t(lead)});
+  merge.push_back({int64_t(lead + 1), int64_t(lead + 2)});
+  Value bp = tensor::CollapseShapeOp::create(
+      rewriter, loc, shaped({k / kDotGroup, n * kDotGroup}, i8), packed, merge);
+  // C - 128 * colsum(B): colsum of Bp over (batch,) k / 4, n, k % 4 (in
+  // its order).
+  unsigned sRank = lead + 3;
+  SmallVector<AffineExpr> sOut;
+  if (batched)
+    sOut.push_back(getAffineDimExpr(0, ctx));
+  sOut.push_back(getAffineDimExpr(lead + 1, ctx));
+  SmallVector<utils::IteratorType> sIters = parallel(sRank);
+  sIters[lead] = sIters[lead + 2] = utils::IteratorType::reduction;
+  RankedTensorType sumType = shaped({n}, i32);
+  Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+  Value sums0 = linalg::FillOp::create(rewriter, loc, zero, empty(sumType))
+                    .getResult(0);
+  Value sums =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{sumType}, ValueRange{packed},
+          ValueRange{sums0},
+          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(sRank, ctx),
+                              AffineMap::get(sRank, 0, sOut, ctx)},
+          sIters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value wide = arith::ExtSIOp::create(nb, l, i32, args[0]);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddIOp::create(nb, l, args[1], wide)));
+          })
+          .getResult(0);
+  unsigned cRank = lead + 2;
+  AffineMap cId = AffineMap::getMultiDimIdentityMap(cRank, ctx);
+  SmallVector<AffineExpr> sFromC;
+  if (batched)
+    sFromC.push_back(getAffineDimExpr(0, ctx));
+  sFromC.push_back(getAffineDimExpr(lead + 1, ctx));
+  Value cAdj =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{c.getType()}, ValueRange{c, sums},
+          ValueRange{empty(cast<RankedTensorType>(c.getType()))},
+          ArrayRef<AffineMap>{cId, AffineMap::get(cRank, 0, sFromC, ctx), cId},
+          parallel(cRank),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value seven = arith::ConstantIntOp::create(nb, l, i32, 7);
+            Value off = arith::ShLIOp::create(nb, l, args[1], seven);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::SubIOp::create(nb, l, args[0], off)));
+          })
+          .getResult(0);
+
+  // The blocks: (batch,) rows by 8, columns by 32, each a K loop.
+  auto index = [&](OpBuilder &nb, int64_t v) {
+    return arith::ConstantIndexOp::create(nb, loc, v).getResult();
+  };
+  SmallVector<Value> lbs, ubs, steps;
+  if (batched) {
+    lbs.push_back(index(rewriter, 0));
+    ubs.push_back(index(rewriter, ranges[0]));
+    steps.push_back(index(rewriter, 1));
+  }
+  lbs.append({index(rewriter, 0), index(rewriter, 0)});
+  ubs.append({index(rewriter, m), index(rewriter, n)});
+  steps.append({index(rewriter, kBlockRows), index(rewriter, kBlockCols)});
+  auto lanes = VectorType::get({kDotLanes}, i32);
+  auto bytes = VectorType::get({kDotLanes * kDotGroup}, i8);
+  AffineMap minor1 = AffineMap::getMinorIdentityMap(cRank, 1, ctx);
+  SmallVector<bool> inBounds = {true};
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module.lookupSymbol(kVpdpbusdPlaceholder)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(
+        rewriter, loc, kVpdpbusdPlaceholder,
+        rewriter.getFunctionType({lanes, bytes, bytes}, {lanes}));
+    decl.setPrivate();
+  }
+  constexpr int64_t halves = kBlockCols / kDotLanes;
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps, ValueRange{cAdj},
+      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange iter) {
+        Value i0 = ivs[lead], j0 = ivs[lead + 1];
+        auto at = [&](OpBuilder &ob, Value row, Value column) {
+          SmallVector<Value> idx;
+          if (batched)
+            idx.push_back(ivs[0]);
+          idx.append({row, column});
+          return idx;
+        };
+        auto plus = [&](OpBuilder &ob, Value x, int64_t v) {
+          return v ? arith::AddIOp::create(ob, l, x, index(ob, v)).getResult()
+                   : x;
+        };
+        Value pad32 = arith::ConstantIntOp::create(nb, l, i32, 0);
+        Value pad8 = arith::ConstantIntOp::create(nb, l, i8, 0);
+        SmallVector<Value> accs;
+        for (int64_t r = 0; r < kBlockRows; ++r)
+          for (int64_t h = 0; h < halves; ++h)
+            accs.push_back(vector::TransferReadOp::create(
+                nb, l, lanes, iter[0],
+                at(nb, plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), pad32,
+                minor1, inBounds));
+        Value four = index(nb, kDotGroup);
+        auto kLoop = scf::ForOp::create(
+            nb, l, index(nb, 0), index(nb, k / kDotGroup), index(nb, 1), accs,
+            [&](OpBuilder &kb, Location kl, Value kk, ValueRange acc) {
+              SmallVector<Value> columns;
+              for (int64_t h = 0; h < halves; ++h) {
+                Value start = arith::MulIOp::create(
+                    kb, kl, plus(kb, j0, h * kDotLanes), four);
+                columns.push_back(vector::TransferReadOp::create(
+                    kb, kl, bytes, bp, at(kb, kk, start), pad8, minor1,
+                    inBounds));
+              }
+              Value kOff = arith::MulIOp::create(kb, kl, kk, four);
+              SmallVector<Value> next;
+              for (int64_t r = 0; r < kBlockRows; ++r) {
+                Value word = vector::TransferReadOp::create(
+                    kb, kl, VectorType::get({kDotGroup}, i8), aU,
+                    at(kb, plus(kb, i0, r), kOff), pad8, minor1, inBounds);
+                Value one = vector::BitCastOp::create(
+                    kb, kl, VectorType::get({1}, i32), word);
+                Value splat = vector::BroadcastOp::create(
+                    kb, kl, lanes,
+                    vector::ExtractOp::create(kb, kl, one, int64_t(0)));
+                Value rowBytes = vector::BitCastOp::create(kb, kl, bytes, splat);
+                for (int64_t h = 0; h < halves; ++h)
+                  next.push_back(
+                      func::CallOp::create(
+                          kb, kl, kVpdpbusdPlaceholder, TypeRange{lanes},
+                          ValueRange{acc[r * halves + h], rowBytes, columns[h]})
+                          .getResult(0));
+              }
+              scf::YieldOp::create(kb, kl, next);
+            });
+        Value out = iter[0];
+        for (int64_t r = 0; r < kBlockRows; ++r)
+          for (int64_t h = 0; h < halves; ++h)
+            out = vector::TransferWriteOp::create(
+                      nb, l, kLoop.getResult(r * halves + h), out,
+                      at(nb, plus(nb, i0, r), plus(nb, j0, h * kDotLanes)),
+                      minor1, inBounds)
+                      .getResult();
+        return scf::ValueVector{out};
+      });
+  // The function is compiled with the features vpdpbusd needs, whatever
+  // the target's defaults.
+  if (auto fn = op->getParentOfType<FunctionOpInterface>()) {
+    StringRef name = LLVM::TargetFeaturesAttr::getAttributeName();
+    SmallVector<StringRef> features(std::begin(kVnniFeatures),
+                                    std::end(kVnniFeatures));
+    if (auto old = fn->getAttrOfType<LLVM::TargetFeaturesAttr>(name))
+      for (StringAttr f : old.getFeatures())
+        if (!llvm::is_contained(features, f.getValue()))
+          features.push_back(f.getValue());
+    fn->setAttr(name, LLVM::TargetFeaturesAttr::get(ctx, features));
+  }
+  rewriter.replaceOp(op, nest.results);
+  return success();
+}
+
+/// The placeholder calls as vpdpbusd (after bufferization).
+void callVpdpbusd(ModuleOp module) {
+  auto decl = module.lookupSymbol<func::FuncOp>(kVpdpbusdPlaceholder);
+  if (!decl)
+    return;
+  module.walk([](func::CallOp call) {
+    if (call.getCallee() != kVpdpbusdPlaceholder)
+      return;
+    OpBuilder b(call);
+    auto intrinsic = LLVM::CallIntrinsicOp::create(
+        b, call.getLoc(), call.getResultTypes()[0],
+        b.getStringAttr(kVpdpbusd), call.getOperands());
+    call.replaceAllUsesWith(intrinsic->getResults());
+    call.erase();
+  });
+  decl.erase();
+}
+
+/// Elementwise chains fused into their consumers (JAX writes one op per
+/// step, broadcasts and transposes included): one loop nest per chain and
+/// no tensor in between. Transposes, broadcasts, maps and reductions become
+/// generics first; contractions stay named (their register blocks) and a
+/// producer with several uses is not duplicated.
+LogicalResult fuseElementwise(RewriterBase &rewriter, ModuleOp module) {
+  SmallVector<linalg::LinalgOp> named;
+  module.walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::MapOp,
+            linalg::ReduceOp, linalg::ElementwiseOp>(op.getOperation()) &&
+        op.hasPureTensorSemantics())
+      named.push_back(op);
+  });
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return op->emitOpError("cannot generalize for fusion");
+  }
+  RewritePatternSet patterns(module.getContext());
+  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *use) {
+    Operation *producer = use->get().getDefiningOp();
+    return producer && producer->hasOneUse();
+  });
+  return applyPatternsGreedily(module, std::move(patterns));
+}
+
 /// Matmuls loop as (batch,) i, k, j instead of (batch,) i, j, k: the
 /// innermost loop then runs along rows of B and C, which LLVM vectorizes
 /// (a reduction innermost would need reassociating float additions).
@@ -214,6 +571,10 @@ struct LowerTensorCodePass
       : PassWrapper(other), tensorPipeline(other.tensorPipeline),
         loopPipeline(other.loopPipeline) {}
 
+  Option<Int8Dot> int8Dot{*this, "int8-dot",
+                          llvm::cl::desc("How int8 matmuls are lowered"),
+                          llvm::cl::init(Int8Dot::Host), int8DotValues()};
+
   StringRef getArgument() const final { return "approx-lower-tensor-code"; }
   StringRef getDescription() const final {
     return "Bufferize and lower linalg/tensor code (modules with tensors only)";
@@ -221,7 +582,7 @@ struct LowerTensorCodePass
   void getDependentDialects(DialectRegistry &registry) const override {
     tensorPipeline.getDependentDialects(registry);
     loopPipeline.getDependentDialects(registry);
-    registry.insert<linalg::LinalgDialect, scf::SCFDialect,
+    registry.insert<linalg::LinalgDialect, LLVM::LLVMDialect, scf::SCFDialect,
                     tensor::TensorDialect, vector::VectorDialect>();
   }
 
@@ -230,18 +591,25 @@ struct LowerTensorCodePass
     if (!hasTensors(module))
       return;
     IRRewriter rewriter(&getContext());
+    if (failed(fuseElementwise(rewriter, module)))
+      return signalPassFailure();
+    reassociateReductions(module);
     SmallVector<linalg::LinalgOp> contractions;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) &&
           op.hasPureTensorSemantics())
         contractions.push_back(op);
     });
+    bool vnni = int8Dot == Int8Dot::Vnni ||
+                (int8Dot == Int8Dot::Host && hostHasVnni());
     for (linalg::LinalgOp op : contractions)
-      if (failed(vectorizeContraction(rewriter, op)) &&
+      if (!(vnni && succeeded(vnniContraction(rewriter, op))) &&
+          failed(vectorizeContraction(rewriter, op)) &&
           failed(interchange(rewriter, op)))
         return signalPassFailure();
     if (failed(runPipeline(tensorPipeline, module)))
       return signalPassFailure();
+    callVpdpbusd(module);
     // Buffer copies become loops like the rest (memref.copy of a strided
     // buffer would call MLIR's runtime library otherwise).
     module.walk([](memref::CopyOp copy) {
@@ -255,7 +623,8 @@ struct LowerTensorCodePass
     // erf / erfc (BERT's GELU) as polynomials the vectorizer handles, not
     // one libm call per element.
     if (failed(expandErf(module)))
-      signalPassFailure();
+      return signalPassFailure();
+    expandExp(module);
   }
 
   OpPassManager tensorPipeline, loopPipeline;
@@ -263,8 +632,10 @@ struct LowerTensorCodePass
 
 } // namespace
 
-std::unique_ptr<Pass> createLowerTensorCodePass() {
-  return std::make_unique<LowerTensorCodePass>();
+std::unique_ptr<Pass> createLowerTensorCodePass(Int8Dot int8Dot) {
+  auto pass = std::make_unique<LowerTensorCodePass>();
+  pass->int8Dot = int8Dot;
+  return pass;
 }
 
 namespace {

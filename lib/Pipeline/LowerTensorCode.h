@@ -3,15 +3,18 @@
 #ifndef APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
 #define APPROX_LIB_PIPELINE_LOWERTENSORCODE_H
 
+#include "approx/Pipeline/Pipeline.h"
 #include "mlir/Pass/Pass.h"
 #include <memory>
 
 namespace approx {
 
 /// Bufferizes modules that contain tensors and lowers their linalg ops:
-/// f32 matmuls tiled into register blocks and vectorized, everything else
-/// to loops. Modules without tensors are left alone.
-std::unique_ptr<mlir::Pass> createLowerTensorCodePass();
+/// f32 matmuls (and int8 ones, as `int8Dot` says) tiled into register blocks
+/// and vectorized, everything else to loops. Modules without tensors are left
+/// alone.
+std::unique_ptr<mlir::Pass> createLowerTensorCodePass(Int8Dot int8Dot);
+
 
 /// `approx-polynomial-erf`: math.erf / math.erfc as polynomials, on their
 /// own (for backends without an erfc lowering, such as IREE's).

@@ -29,10 +29,13 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createCSEPass());
   if (opts.stage == PipelineStage::Approx)
     return;
-  pm.addPass(createLowerTensorCodePass());
+  pm.addPass(createLowerTensorCodePass(opts.int8Dot));
   pm.addPass(createLowerNswFor());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Buffers through the runtime's cache (approx_runtime.h), not malloc.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   // Math ops LLVM has intrinsics for become intrinsics; the rest (erf,
   // erfc, ...) calls of libm.
   pm.addPass(createConvertMathToLLVMPass());
@@ -55,15 +58,20 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> exact{*this, "exact",
                      llvm::cl::desc("Build every knob exact (value 0)"),
                      llvm::cl::init(false)};
+  Option<Int8Dot> int8Dot{*this, "int8-dot",
+                          llvm::cl::desc("How int8 matmuls are lowered"),
+                          llvm::cl::init(Int8Dot::Host), int8DotValues()};
 
   PipelineOptions get(PipelineStage stage) const {
-    return {config, mode, exact, stage};
+    return {config, mode, exact, stage, int8Dot};
   }
 };
 } // namespace
 
 void registerApproxPipelines() {
   PassRegistration<Pass>([] { return createPolynomialErfPass(); });
+  PassRegistration<Pass>(
+      [] { return createLowerTensorCodePass(Int8Dot::Host); });
   PassRegistration<Pass>([] { return createIndexSwitchToIfPass(); });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",

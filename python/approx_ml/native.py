@@ -69,8 +69,9 @@ def _descriptor(rank: int):
     return type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
 
 
-_libc = ctypes.CDLL(None)
-_libc.free.argtypes = [ctypes.c_void_p]
+# The buffer a compiled function returns comes from the runtime's buffer
+# cache (approx_runtime.h), linked into the library: it goes back there.
+_FREE = "_mlir_memref_to_llvm_free"
 
 
 class NativeFunction:
@@ -81,6 +82,9 @@ class NativeFunction:
         self.name, self.params, self.results = name, params, results
         self.fn = getattr(lib, f"_mlir_ciface_{name}")
         self.fn.restype = None
+        self._free = getattr(lib, _FREE)
+        self._free.argtypes = [ctypes.c_void_p]
+        self._free.restype = None
         self.result_types = [_descriptor(t.rank) for t in results]
         if len(results) == 1:
             self.out_type = self.result_types[0]
@@ -115,11 +119,11 @@ class NativeFunction:
         self.fn(ctypes.byref(out), *cargs)
         descs = [out] if len(self.results) == 1 else \
             [getattr(out, f"r{i}") for i in range(len(self.results))]
-        values = [self._read(d, t) for d, t in zip(descs, self.results)]
+        values = [self._read(d, t, self._free) for d, t in zip(descs, self.results)]
         return values[0] if len(values) == 1 else tuple(values)
 
     @staticmethod
-    def _read(d, t: TType) -> np.ndarray:
+    def _read(d, t: TType, free) -> np.ndarray:
         """Copies the result out of its memref and frees the buffer."""
         dtype = np.dtype(_NP[t.elem])
         base = d.aligned + d.offset * dtype.itemsize
@@ -130,7 +134,7 @@ class NativeFunction:
         view = np.lib.stride_tricks.as_strided(
             flat, shape=t.shape, strides=[s * dtype.itemsize for s in strides])
         value = np.array(view, copy=True)
-        _libc.free(d.allocated)
+        free(d.allocated)
         return value
 
 

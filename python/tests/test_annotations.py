@@ -85,8 +85,8 @@ def test_safety_contract_and_static_snippets():
     (dict(thresholds=[2 ** 40]), ValueError, "does not fit in 32 bits"),
     (dict(state_indices=[]), ValueError, "DecisionTree.state_indices must not be empty"),
     (dict(state_function=3), TypeError, "DecisionTree.state_function"),
-    (dict(transform_type="decode_quantize", decisions=[0, 3]), ValueError,
-     "decode_quantize has no knob value 3"),
+    (dict(transform_type="decode_quantize", decisions=[0, 4]), ValueError,
+     "decode_quantize has no knob value 4"),
 ])
 def test_decision_tree_errors_name_the_field(kwargs, error, text):
     fields = dict(state_function="s", state_indices=[0], thresholds=[100],

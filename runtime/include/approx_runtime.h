@@ -110,6 +110,20 @@ const char *approx_rt_param_name(size_t index);
 /* The message of the last failed call in this thread, or "". */
 const char *approx_rt_last_error(void);
 
+/* ---- Buffers of compiled tensor code -------------------------------------
+ * The pipeline lowers memref allocation to these (MLIR's generic allocation
+ * functions). A freed buffer is kept for the next allocation of the same
+ * size and alignment, up to APPROX_RT_BUFFER_CACHE_BYTES in all: an ML
+ * function called again reuses its buffers instead of taking fresh pages
+ * from the kernel (page faults and zeroing) on every call. Thread-safe. */
+#define APPROX_RT_ALLOC_FN "_mlir_memref_to_llvm_alloc"
+#define APPROX_RT_ALIGNED_ALLOC_FN "_mlir_memref_to_llvm_aligned_alloc"
+#define APPROX_RT_FREE_FN "_mlir_memref_to_llvm_free"
+#define APPROX_RT_BUFFER_CACHE_BYTES ((size_t)1 << 30)
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -488,3 +488,83 @@ const char *approx_rt_param_name(size_t index) {
   pthread_mutex_unlock(&mu);
   return name;
 }
+
+/* ---- Buffers of compiled tensor code ---------------------------------- */
+
+/* Every buffer carries a header just below the pointer handed out; the
+ * block itself starts `align` bytes below it (align >= the header). A freed
+ * buffer goes on the free list of its (size, align) class, linked through
+ * its first bytes. */
+typedef struct {
+  size_t size, align;
+} BufferHeader;
+typedef struct {
+  size_t size, align;
+  void *free; /* the class's free buffers */
+} BufferClass;
+enum { kBufferAlign = 64, kMaxBufferClasses = 512 };
+static BufferClass bufferClasses[kMaxBufferClasses];
+static size_t numBufferClasses, cachedBytes;
+static pthread_mutex_t bufferMu = PTHREAD_MUTEX_INITIALIZER;
+
+static BufferHeader *headerOf(void *p) { return (BufferHeader *)p - 1; }
+
+/* The class of (size, align), created if there is room; NULL otherwise.
+ * Call with bufferMu held. */
+static BufferClass *bufferClassLocked(size_t size, size_t align, int create) {
+  for (size_t i = 0; i < numBufferClasses; ++i)
+    if (bufferClasses[i].size == size && bufferClasses[i].align == align)
+      return &bufferClasses[i];
+  if (!create || numBufferClasses == kMaxBufferClasses)
+    return NULL;
+  BufferClass *c = &bufferClasses[numBufferClasses++];
+  c->size = size;
+  c->align = align;
+  c->free = NULL;
+  return c;
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  size_t align = alignment > kBufferAlign ? alignment : kBufferAlign;
+  if (size < sizeof(void *)) /* room for the free list's link */
+    size = sizeof(void *);
+  pthread_mutex_lock(&bufferMu);
+  BufferClass *c = bufferClassLocked(size, align, 0);
+  void *p = c ? c->free : NULL;
+  if (p) {
+    memcpy(&c->free, p, sizeof(void *));
+    cachedBytes -= size;
+  }
+  pthread_mutex_unlock(&bufferMu);
+  if (p)
+    return p;
+  void *block = NULL;
+  if (size > SIZE_MAX - align || posix_memalign(&block, align, align + size))
+    orDie(NULL);
+  p = (char *)block + align;
+  headerOf(p)->size = size;
+  headerOf(p)->align = align;
+  return p;
+}
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return _mlir_memref_to_llvm_aligned_alloc(kBufferAlign, size);
+}
+
+void _mlir_memref_to_llvm_free(void *p) {
+  if (!p)
+    return;
+  size_t size = headerOf(p)->size, align = headerOf(p)->align;
+  pthread_mutex_lock(&bufferMu);
+  BufferClass *c = cachedBytes + size <= APPROX_RT_BUFFER_CACHE_BYTES
+                       ? bufferClassLocked(size, align, 1)
+                       : NULL;
+  if (c) {
+    memcpy(p, &c->free, sizeof(void *));
+    c->free = p;
+    cachedBytes += size;
+  }
+  pthread_mutex_unlock(&bufferMu);
+  if (!c)
+    free((char *)p - align);
+}

@@ -8,6 +8,10 @@
 //
 // RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.default
 // RUN: %t.default | FileCheck %s
+// int8 matmuls as loops (the default on a host with AVX-512 VNNI is its dot
+// products, bit for bit the same integers):
+// RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.loops --approx-int8-dot=loops
+// RUN: %t.loops | FileCheck %s
 // RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.exact --approx-exact
 // RUN: %t.exact exact | FileCheck %s
 // RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.baked --approx-config=%S/Inputs/ml_transforms.json
@@ -23,10 +27,10 @@ func.func @approx_state_identity(%s: i32) -> i32 {
   return %s : i32
 }
 
-// A[32x64] x W[64x16] + C, W an argument: run-time quantization of both.
-func.func @mm(%a: tensor<32x64xf32>, %w: tensor<64x16xf32>, %c: tensor<32x16xf32>, %state: i32) -> tensor<32x16xf32> attributes {llvm.emit_c_interface} {
-  %r = linalg.matmul ins(%a, %w : tensor<32x64xf32>, tensor<64x16xf32>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
-  return %r : tensor<32x16xf32>
+// A[32x64] x W[64x32] + C, W an argument: run-time quantization of both.
+func.func @mm(%a: tensor<32x64xf32>, %w: tensor<64x32xf32>, %c: tensor<32x32xf32>, %state: i32) -> tensor<32x32xf32> attributes {llvm.emit_c_interface} {
+  %r = linalg.matmul ins(%a, %w : tensor<32x64xf32>, tensor<64x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
 }
 
 // A[4x16] x W[16x8] with W a constant: quantized at compile time.
@@ -39,16 +43,16 @@ func.func @mm_const(%a: tensor<4x16xf32>, %state: i32) -> tensor<4x8xf32> attrib
   return %r : tensor<4x8xf32>
 }
 
-// Batched: B[2x8x32] x W[2x32x4] + C.
-func.func @bmm(%a: tensor<2x8x32xf32>, %w: tensor<2x32x4xf32>, %c: tensor<2x8x4xf32>, %state: i32) -> tensor<2x8x4xf32> attributes {llvm.emit_c_interface} {
-  %r = linalg.batch_matmul ins(%a, %w : tensor<2x8x32xf32>, tensor<2x32x4xf32>) outs(%c : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
-  return %r : tensor<2x8x4xf32>
+// Batched: B[2x8x32] x W[2x32x32] + C.
+func.func @bmm(%a: tensor<2x8x32xf32>, %w: tensor<2x32x32xf32>, %c: tensor<2x8x32xf32>, %state: i32) -> tensor<2x8x32xf32> attributes {llvm.emit_c_interface} {
+  %r = linalg.batch_matmul ins(%a, %w : tensor<2x8x32xf32>, tensor<2x32x32xf32>) outs(%c : tensor<2x8x32xf32>) -> tensor<2x8x32xf32>
+  return %r : tensor<2x8x32xf32>
 }
 
 // The same product as mm, under precision_reduce.
-func.func @mm_narrow(%a: tensor<32x64xf32>, %w: tensor<64x16xf32>, %c: tensor<32x16xf32>, %state: i32) -> tensor<32x16xf32> attributes {llvm.emit_c_interface} {
-  %r = linalg.matmul ins(%a, %w : tensor<32x64xf32>, tensor<64x16xf32>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
-  return %r : tensor<32x16xf32>
+func.func @mm_narrow(%a: tensor<32x64xf32>, %w: tensor<64x32xf32>, %c: tensor<32x32xf32>, %state: i32) -> tensor<32x32xf32> attributes {llvm.emit_c_interface} {
+  %r = linalg.matmul ins(%a, %w : tensor<32x64xf32>, tensor<64x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
 }
 
 // sum(x) over 1000 elements, as JAX's jnp.sum lowers it.

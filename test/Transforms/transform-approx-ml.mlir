@@ -14,9 +14,13 @@ func.func @dq_const(%a: tensor<2x4xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32>
 }
 // CHECK-LABEL: func.func @dq_const(
 // CHECK-SAME:      %[[A:.*]]: tensor<2x4xf32>, %[[C:.*]]: tensor<2x2xf32>)
-// CHECK:         %[[AMAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2xf32>)
-// CHECK:           math.absf
-// CHECK:           arith.maximumf
+// The absolute maxima on the bits (sign cleared, integer max), then as f32.
+// CHECK:         %[[BITS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[A]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2xi32>)
+// CHECK:           arith.bitcast %{{.*}} : f32 to i32
+// CHECK:           arith.andi
+// CHECK:           arith.maxsi
+// CHECK:         %[[AMAX:.*]] = linalg.generic {{.*}} ins(%[[BITS]] : tensor<2xi32>) outs(%{{.*}} : tensor<2xf32>)
+// CHECK:           arith.bitcast %{{.*}} : i32 to f32
 // CHECK:         %[[AQ:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[AMAX]] : tensor<2x4xf32>, tensor<2xf32>) outs(%{{.*}} : tensor<2x4xi8>)
 // CHECK:           math.roundeven
 // CHECK:           arith.fptosi %{{.*}} : f32 to i8
@@ -44,12 +48,54 @@ func.func @dq_dyn(%a: tensor<2x4xf32>, %w: tensor<4x2xf32>, %c: tensor<2x2xf32>,
 // CHECK-LABEL: func.func @dq_dyn(
 // CHECK:         %[[SW:.*]] = scf.index_switch %{{.*}} -> tensor<2x2xf32>
 // CHECK-NEXT:    case 2 {
-// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}} : tensor<f32>)
-// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<4x2xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}} : tensor<i32>)
+// CHECK:           linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<4x2xf32>) outs(%{{.*}} : tensor<i32>)
 // CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xi8>, tensor<4x2xi8>)
 // CHECK:         default {
 // CHECK-NEXT:      %[[E:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<4x2xf32>)
 // CHECK-NEXT:      scf.yield %[[E]]
+
+// -----
+
+// decode_quantize 3 (weights only): the projection by a transposed argument
+// is quantized; the product of two activations (attention-style) stays f32,
+// also in the case 3 of a dynamic value.
+func.func @dq_weights(%x: tensor<2x4xf32>, %wt: tensor<2x4xf32>, %c: tensor<2x2xf32>, %k: i32) -> tensor<2x2xf32> {
+  %r = approx.knob <{id = 0 : i32, name = "dq", transform_types = [#approx.kind<decode_quantize>]}> -> tensor<2x2xf32> {
+    approx.transform decode_quantize <{knob_val = 3 : i32}>
+    %e = tensor.empty() : tensor<4x2xf32>
+    %w = linalg.transpose ins(%wt : tensor<2x4xf32>) outs(%e : tensor<4x2xf32>) permutation = [1, 0]
+    %p = linalg.matmul ins(%x, %w : tensor<2x4xf32>, tensor<4x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+    %s = linalg.matmul ins(%p, %p : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+    approx.yield %s : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @dq_weights(
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xi8>, tensor<4x2xi8>)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK-NOT:     xi8>
+
+// -----
+
+func.func @dq_weights_dyn(%x: tensor<2x2xf32>, %c: tensor<2x2xf32>, %k: i32) -> tensor<2x2xf32> {
+  %r = approx.knob <{id = 0 : i32, name = "dq", transform_types = [#approx.kind<decode_quantize>]}> -> tensor<2x2xf32> {
+    approx.transform decode_quantize %k <{decision_values = array<i32: 0, 1, 3>}>
+    %s = linalg.matmul ins(%x, %c : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+    %y = linalg.matmul ins(%s, %s : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+    approx.yield %y : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+// The second product's operands are activations: case 3 keeps it exact.
+// CHECK-LABEL: func.func @dq_weights_dyn(
+// CHECK:         scf.index_switch
+// CHECK:         scf.index_switch
+// CHECK-NEXT:    case 1 {
+// CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x2xi8>, tensor<2x2xi8>)
+// CHECK:         case 3 {
+// CHECK-NEXT:      %[[E3:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK-NEXT:      scf.yield %[[E3]]
 
 // -----
 

@@ -222,3 +222,48 @@ TEST(RuntimeDeathTest, UnreadApproxConfigNameIsReportedAtExit) {
 }
 
 } // namespace
+
+// The buffer cache behind compiled tensor code: a freed buffer is handed out
+// again for its size and alignment only, alignments are honoured, and
+// buffers of other sizes are not mixed up.
+TEST(BufferCacheTest, ReusesBuffersBySizeAndAlignment) {
+  void *a = _mlir_memref_to_llvm_alloc(1000);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  memset(a, 0xab, 1000);
+  _mlir_memref_to_llvm_free(a);
+  void *b = _mlir_memref_to_llvm_alloc(1000);
+  EXPECT_EQ(a, b) << "a freed buffer of the same size is reused";
+  void *c = _mlir_memref_to_llvm_alloc(1000);
+  EXPECT_NE(b, c) << "a buffer in use is not handed out twice";
+  void *d = _mlir_memref_to_llvm_aligned_alloc(4096, 1000);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(d) % 4096, 0u);
+  EXPECT_NE(d, b);
+  EXPECT_NE(d, c);
+  _mlir_memref_to_llvm_free(c);
+  void *e = _mlir_memref_to_llvm_alloc(2000);
+  EXPECT_NE(e, c) << "another size does not take this size's buffer";
+  memset(e, 0xcd, 2000);
+  void *tiny = _mlir_memref_to_llvm_alloc(0);
+  ASSERT_NE(tiny, nullptr);
+  _mlir_memref_to_llvm_free(tiny);
+  _mlir_memref_to_llvm_free(nullptr);
+  for (void *p : {b, d, e})
+    _mlir_memref_to_llvm_free(p);
+}
+
+// Beyond the cache's capacity freed buffers go back to libc: of two buffers
+// of just over half the capacity, only the first freed is kept (the memory
+// is never touched, so this costs address space only).
+TEST(BufferCacheTest, BuffersBeyondTheCapacityGoBack) {
+  size_t big = APPROX_RT_BUFFER_CACHE_BYTES / 2 + 1;
+  void *a = _mlir_memref_to_llvm_alloc(big);
+  void *b = _mlir_memref_to_llvm_alloc(big);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  _mlir_memref_to_llvm_free(a); // cached
+  _mlir_memref_to_llvm_free(b); // over the capacity: freed
+  void *c = _mlir_memref_to_llvm_alloc(big);
+  EXPECT_EQ(c, a);
+  _mlir_memref_to_llvm_free(c);
+}

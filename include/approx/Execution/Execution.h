@@ -7,6 +7,7 @@
 #ifndef APPROX_EXECUTION_EXECUTION_H
 #define APPROX_EXECUTION_EXECUTION_H
 
+#include "approx/Pipeline/Pipeline.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -27,6 +28,8 @@ struct CompileOptions {
   bool exact = false;
   /// LLVM optimisation level for the generated code.
   unsigned optLevel = 3;
+  /// How int8 matmuls become native code.
+  Int8Dot int8Dot = Int8Dot::Host;
 };
 
 /// Symbols the program calls but does not define (state functions,

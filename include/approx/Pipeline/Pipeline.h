@@ -8,6 +8,8 @@
 #ifndef APPROX_PIPELINE_PIPELINE_H
 #define APPROX_PIPELINE_PIPELINE_H
 
+#include "llvm/Support/CommandLine.h"
+
 #include <string>
 
 namespace mlir {
@@ -29,13 +31,36 @@ enum class PipelineStage {
   LLVM,
 };
 
-/// The options of the pipeline (config-approx's and the stage).
+/// How int8 matmuls (decode_quantize's) become native code.
+enum class Int8Dot {
+  /// VNNI register blocks if the compiling host has AVX-512 VNNI, else Loops.
+  Host,
+  /// VNNI register blocks (functions get the avx512vnni feature: the code
+  /// needs a CPU with it).
+  Vnni,
+  /// Loops clang vectorizes (any CPU).
+  Loops,
+};
+
+/// The options of the pipeline (config-approx's, the lowering's, the stage).
 struct PipelineOptions {
   std::string configPath;    // JSON configuration (seed parameter names)
   std::string mode = "baked"; // baked: constants; runtime: knob table
   bool exact = false;         // every knob value 0
   PipelineStage stage = PipelineStage::LLVM;
+  Int8Dot int8Dot = Int8Dot::Host;
 };
+
+/// The values of an Int8Dot command-line option (approx-compile's, the
+/// pipeline's and approx-lower-tensor-code's).
+inline auto int8DotValues() {
+  return llvm::cl::values(
+      clEnumValN(Int8Dot::Host, "host",
+                 "VNNI register blocks if this machine has AVX-512 VNNI"),
+      clEnumValN(Int8Dot::Vnni, "vnni",
+                 "VNNI register blocks (the code needs a VNNI CPU)"),
+      clEnumValN(Int8Dot::Loops, "loops", "loops clang vectorizes"));
+}
 
 void buildApproxPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
 

@@ -536,8 +536,8 @@ approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<loop_per
 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = approx.knob <{id = 0 : i32, name = "k", transform_types = [#approx.kind<decode_quantize>]}> -> tensor<4xf32> {
-    // expected-error @+1 {{decode_quantize has no knob value 3 (0 = exact, 1 = int8 per channel, 2 = int8 per tensor)}}
-    approx.transform decode_quantize <{knob_val = 3 : i32}>
+    // expected-error @+1 {{decode_quantize has no knob value 4 (0 = exact, 1 = int8 per channel, 2 = int8 per tensor, 3 = int8 per channel on weights only)}}
+    approx.transform decode_quantize <{knob_val = 4 : i32}>
     approx.yield %x : tensor<4xf32>
   }
   return %r : tensor<4xf32>

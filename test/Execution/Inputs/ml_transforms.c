@@ -135,12 +135,12 @@ int main(int argc, char **argv) {
   const int states[] = {0, 7, 12, 17, 25};
   enum { S = sizeof states / sizeof *states };
 
-  static float a[32 * 64], w[64 * 16], c0[32 * 16], c[32 * 16];
+  static float a[32 * 64], w[64 * 32], c0[32 * 32], c[32 * 32];
   for (int i = 0; i < 32 * 64; ++i) a[i] = rnd();
-  for (int i = 0; i < 64 * 16; ++i) w[i] = rnd();
-  for (int i = 0; i < 32 * 16; ++i) c0[i] = 0.25f * rnd();
-  static float exact[32 * 16], want[32 * 16], got[32 * 16];
-  matmul(a, w, c0, exact, 32, 64, 16, 0);
+  for (int i = 0; i < 64 * 32; ++i) w[i] = rnd();
+  for (int i = 0; i < 32 * 32; ++i) c0[i] = 0.25f * rnd();
+  static float exact[32 * 32], want[32 * 32], got[32 * 32];
+  matmul(a, w, c0, exact, 32, 64, 32, 0);
 
   for (int s = 0; s < S; ++s) {
     int st = states[s];
@@ -149,13 +149,13 @@ int main(int argc, char **argv) {
     if (mode_shifted) { tm[0] = 5; tm[1] = 15; dm[1] = 2; dm[2] = 1; }
     int k = mode_exact ? 0 : pick(tm, dm, st);
     memcpy(c, c0, sizeof c);
-    M2 A = m2(a, 32, 64), W = m2(w, 64, 16), C = m2(c, 32, 16), R;
+    M2 A = m2(a, 32, 64), W = m2(w, 64, 32), C = m2(c, 32, 32), R;
     _mlir_ciface_mm(&R, &A, &W, &C, st);
     for (int i = 0; i < 32; ++i)
-      for (int j = 0; j < 16; ++j)
-        got[i * 16 + j] = at2(&R, i, j);
-    matmul(a, w, c0, want, 32, 64, 16, k);
-    check_matrix("mm", st, k, got, want, exact, 32 * 16, 0.97);
+      for (int j = 0; j < 32; ++j)
+        got[i * 32 + j] = at2(&R, i, j);
+    matmul(a, w, c0, want, 32, 64, 32, k);
+    check_matrix("mm", st, k, got, want, exact, 32 * 32, 0.97);
 
     /* mm_narrow: precision_reduce */
     int tp[2] = {10, 20}, dp[3] = {0, 1, 2};
@@ -163,15 +163,15 @@ int main(int argc, char **argv) {
     memcpy(c, c0, sizeof c);
     _mlir_ciface_mm_narrow(&R, &A, &W, &C, st);
     for (int i = 0; i < 32; ++i)
-      for (int j = 0; j < 16; ++j)
-        got[i * 16 + j] = at2(&R, i, j);
+      for (int j = 0; j < 32; ++j)
+        got[i * 32 + j] = at2(&R, i, j);
     {
-      static float an[32 * 64], wn[64 * 16];
+      static float an[32 * 64], wn[64 * 32];
       for (int i = 0; i < 32 * 64; ++i) an[i] = narrow(a[i], k);
-      for (int i = 0; i < 64 * 16; ++i) wn[i] = narrow(w[i], k);
-      matmul(an, wn, c0, want, 32, 64, 16, 0);
+      for (int i = 0; i < 64 * 32; ++i) wn[i] = narrow(w[i], k);
+      matmul(an, wn, c0, want, 32, 64, 32, 0);
     }
-    check_matrix("mm_narrow", st, k, got, want, exact, 32 * 16,
+    check_matrix("mm_narrow", st, k, got, want, exact, 32 * 32,
                  k == 1 ? 0.999 : 0.99);
   }
 
@@ -206,39 +206,39 @@ int main(int argc, char **argv) {
 
   /* bmm: batched decode_quantize */
   {
-    static float ba[2 * 8 * 32], bw[2 * 32 * 4], bc[2 * 8 * 4], bz[8 * 4];
+    static float ba[2 * 8 * 32], bw[2 * 32 * 32], bc[2 * 8 * 32], bz[8 * 32];
     for (int i = 0; i < 2 * 8 * 32; ++i) ba[i] = rnd();
-    for (int i = 0; i < 2 * 32 * 4; ++i) bw[i] = rnd();
+    for (int i = 0; i < 2 * 32 * 32; ++i) bw[i] = rnd();
     for (int s = 0; s < S; ++s) {
       int st = states[s], t[2] = {10, 20}, d[3] = {0, 1, 2};
       int k = mode_exact ? 0 : pick(t, d, st);
       memset(bc, 0, sizeof bc);
-      M3 A = m3(ba, 2, 8, 32), W = m3(bw, 2, 32, 4), C = m3(bc, 2, 8, 4), R;
+      M3 A = m3(ba, 2, 8, 32), W = m3(bw, 2, 32, 32), C = m3(bc, 2, 8, 32), R;
       _mlir_ciface_bmm(&R, &A, &W, &C, st);
-      float g[64], p[64], e[64];
+      float g[512], p[512], e[512];
       for (int b = 0; b < 2; ++b) {
-        matmul(ba + b * 256, bw + b * 128, bz, p + b * 32, 8, 32, 4, k);
-        matmul(ba + b * 256, bw + b * 128, bz, e + b * 32, 8, 32, 4, 0);
+        matmul(ba + b * 256, bw + b * 1024, bz, p + b * 256, 8, 32, 32, k);
+        matmul(ba + b * 256, bw + b * 1024, bz, e + b * 256, 8, 32, 32, 0);
         for (int i = 0; i < 8; ++i)
-          for (int j = 0; j < 4; ++j)
-            g[b * 32 + i * 4 + j] = at3(&R, b, i, j);
+          for (int j = 0; j < 32; ++j)
+            g[b * 256 + i * 32 + j] = at3(&R, b, i, j);
       }
       /* per tensor (k = 2) is over each batch's whole matrix in C only when
        * the batch is one tensor: the compiler's scale spans the batch. */
       if (k == 2) {
-        float am = absmax(ba, 2 * 8 * 32, 1), wm = absmax(bw, 2 * 32 * 4, 1);
+        float am = absmax(ba, 2 * 8 * 32, 1), wm = absmax(bw, 2 * 32 * 32, 1);
         for (int b = 0; b < 2; ++b)
           for (int i = 0; i < 8; ++i)
-            for (int j = 0; j < 4; ++j) {
+            for (int j = 0; j < 32; ++j) {
               int32_t acc = 0;
               for (int q = 0; q < 32; ++q)
                 acc += q8(ba[b * 256 + i * 32 + q], am) *
-                       q8(bw[b * 128 + q * 4 + j], wm);
-              p[b * 32 + i * 4 + j] =
+                       q8(bw[b * 1024 + q * 32 + j], wm);
+              p[b * 256 + i * 32 + j] =
                   (float)acc * ((am / 127.0f) * (wm / 127.0f));
             }
       }
-      check_matrix("bmm", st, k, g, p, e, 64, 0.95);
+      check_matrix("bmm", st, k, g, p, e, 512, 0.95);
     }
   }
 
@@ -257,14 +257,28 @@ int main(int argc, char **argv) {
       _mlir_ciface_total(&R, &X, st);
       float got1 = R.aligned[R.offset];
       int count = (1000 + div - 1) / div;
-      float sum = 0;
+      double sum = 0;
       for (int i = 0; i < 1000; i += div) sum += x[i];
-      float want1 = sum * ((float)1000 / (float)count) + 0.0f;
+      double want1 = sum * (1000.0 / count);
       char name[64];
       snprintf(name, sizeof name, "total(state=%d, k=%d)", st, k);
-      expect_near(name, got1, want1);
-      double e1 = ex, g1 = got1;
-      expect_qos(name, &e1, &g1, 1, k ? 0.99 : 0.999999);
+      /* The compiled sum is vectorized (reassociated, as XLA's sums are):
+       * it agrees with the sum in order to float rounding, not bit for bit. */
+      ++checks;
+      if (fabs(got1 - want1) > 1e-6 * fabs(want1)) {
+        ++failures;
+        printf("FAIL %s: got %.9g, predicted %.9g\n", name, got1, want1);
+      }
+      /* Printed to 4 digits: baked and runtime-table builds vectorize the
+       * sampled sum differently (a constant or a run-time stride). */
+      double e1 = ex, g1 = got1, q = l2_accuracy(&e1, &g1, 1);
+      double bound = k ? 0.99 : 0.999999;
+      ++checks;
+      printf("%s: qos=%.4f (bound %.3f)\n", name, q, bound);
+      if (!(q >= bound)) {
+        ++failures;
+        printf("FAIL %s: qos %.6f below bound %.3f\n", name, q, bound);
+      }
     }
   }
 

@@ -71,18 +71,22 @@ bool approx::isLoopKind(TransformKind kind) {
 LogicalResult approx::verifyKnobValues(Operation *op, TransformKind kind,
                                        ArrayRef<int32_t> values) {
   StringRef meaning;
+  int32_t last;
   switch (kind) {
   case TransformKind::DecodeQuantize:
-    meaning = "0 = exact, 1 = int8 per channel, 2 = int8 per tensor";
+    meaning = "0 = exact, 1 = int8 per channel, 2 = int8 per tensor, 3 = int8 "
+              "per channel on weights only";
+    last = 3;
     break;
   case TransformKind::PrecisionReduce:
     meaning = "0 = exact, 1 = f16, 2 = bf16";
+    last = 2;
     break;
   default:
     return success();
   }
   for (int32_t v : values)
-    if (v > 2)
+    if (v > last)
       return op->emitOpError()
              << stringifyTransformKind(kind) << " has no knob value " << v
              << " (" << meaning << ")";

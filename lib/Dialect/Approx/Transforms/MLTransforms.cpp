@@ -3,7 +3,10 @@
 // decode_quantize(k): every f32 linalg.matmul / linalg.batch_matmul of the
 //   knob computes with int8 operands and i32 accumulation: k = 1 scales the
 //   activations per row (at run time) and the weights per output channel,
-//   k = 2 both per tensor; constant weights are quantized at compile time.
+//   k = 2 both per tensor, k = 3 as 1 but only where the second operand is a
+//   weight (a function argument or a constant, through reshapes, transposes
+//   and copies): products of two activations (attention scores) stay f32;
+//   constant weights are quantized at compile time.
 // precision_reduce(k): every f32 linalg op of the knob reads its f32 inputs
 //   rounded to f16 (k = 1) or bf16 (k = 2), accumulating in f32.
 // (loop_perforate of a linalg reduction is in LoopTransforms.cpp.)
@@ -100,25 +103,43 @@ AffineMap projection(MLIRContext *ctx, unsigned rank, ArrayRef<unsigned> dims) {
 constexpr float kTinyAbsMax = 1e-30f;
 
 /// The absolute maximum of `x` over every dim not in `kept`: a tensor over
-/// the kept dims (0-d when none is kept).
+/// the kept dims (0-d when none is kept). Computed on the bits: with the
+/// sign cleared, float order is integer order (NaN above infinity, so a NaN
+/// still wins), and an integer max reduction vectorizes where a float one
+/// (NaN-propagating maximumf) stays scalar.
 Value absMax(OpBuilder &b, Location loc, Value x, ArrayRef<unsigned> kept) {
   auto type = cast<RankedTensorType>(x.getType());
   unsigned rank = type.getRank();
   MLIRContext *ctx = b.getContext();
-  Value init = emptyLike(b, loc, x, b.getF32Type(), kept);
-  Value tiny = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kTinyAbsMax));
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  Value init = emptyLike(b, loc, x, i32, kept);
+  Value tiny = arith::ConstantIntOp::create(
+      b, loc, i32, llvm::bit_cast<int32_t>(kTinyAbsMax));
   init = filled(b, loc, tiny, init);
   SmallVector<IteratorType> iters(rank, IteratorType::reduction);
   for (unsigned d : kept)
     iters[d] = IteratorType::parallel;
-  auto op = linalg::GenericOp::create(
+  auto bits = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
       ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
                           projection(ctx, rank, kept)},
       iters, [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value a = math::AbsFOp::create(nb, l, args[0]);
-        linalg::YieldOp::create(nb, l,
-                                Value(arith::MaximumFOp::create(nb, l, a, args[1])));
+        Value mag = arith::AndIOp::create(
+            nb, l, arith::BitcastOp::create(nb, l, i32, args[0]),
+            arith::ConstantIntOp::create(nb, l, i32, 0x7fffffff));
+        linalg::YieldOp::create(
+            nb, l, Value(arith::MaxSIOp::create(nb, l, mag, args[1])));
+      });
+  unsigned keptRank = kept.size();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(keptRank, ctx);
+  Value out = emptyLike(b, loc, x, f32, kept);
+  auto op = linalg::GenericOp::create(
+      b, loc, TypeRange{out.getType()}, ValueRange{bits.getResult(0)},
+      ValueRange{out}, ArrayRef<AffineMap>{id, id},
+      SmallVector<IteratorType>(keptRank, IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nb, l, Value(arith::BitcastOp::create(nb, l, f32, args[0])));
       });
   return op.getResult(0);
 }
@@ -217,7 +238,7 @@ FailureOr<Value> quantizedContraction(OpBuilder &b, linalg::LinalgOp op,
   Value a = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
   Value c = op.getDpsInits()[0];
   unsigned rank = cast<RankedTensorType>(a.getType()).getRank();
-  bool perChannel = scheme == 1;
+  bool perChannel = scheme != 2;
   // Kept dims of the scales: rows of A (batch, m), columns of B (batch, n).
   SmallVector<unsigned> aKept, wKept;
   if (perChannel) {
@@ -272,6 +293,42 @@ FailureOr<Value> quantizedContraction(OpBuilder &b, linalg::LinalgOp op,
   return deq.getResult(0);
 }
 
+/// Whether `v` is a weight: a function argument or a constant, possibly
+/// reshaped, transposed or copied.
+bool isWeight(Value v) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (matchPattern(v, m_Constant()))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
+            def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    auto copy = dyn_cast<linalg::LinalgOp>(def);
+    if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1)
+      return false;
+    // linalg.transpose / copy / broadcast, or a generic that only yields
+    // its input.
+    bool moves = isa<linalg::TransposeOp, linalg::CopyOp, linalg::BroadcastOp>(
+        def);
+    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
+      Block &body = g.getRegion().front();
+      auto yield = cast<linalg::YieldOp>(body.getTerminator());
+      moves = body.getOperations().size() == 1 &&
+              yield.getValues()[0] == body.getArgument(0);
+    }
+    if (!moves)
+      return false;
+    v = copy.getDpsInputs()[0];
+  }
+}
+
+/// decode_quantize's scheme on weight contractions only.
+constexpr int32_t kWeightsOnly = 3;
+
 bool allF32(linalg::LinalgOp op) {
   return llvm::all_of(op->getOperandTypes(), [](Type t) {
     auto tt = dyn_cast<RankedTensorType>(t);
@@ -301,7 +358,12 @@ struct DecodeQuantize : TransformKindPattern<TransformKind::DecodeQuantize> {
       if (!lop.hasPureTensorSemantics() || !allF32(lop) || userMaps)
         return op->emitOpError("decode_quantize needs f32 tensor operands "
                                "and the default indexing maps");
+      bool weight = isWeight(lop.getDpsInputs()[1]);
+      if (!weight && k.constant == kWeightsOnly)
+        continue;
       if (failed(dispatch(b, op, k, [&](OpBuilder &vb, int32_t scheme) {
+            if (scheme == kWeightsOnly && !weight)
+              return FailureOr<Value>(vb.clone(*op)->getResult(0));
             return quantizedContraction(vb, lop, scheme);
           })))
         return failure();
