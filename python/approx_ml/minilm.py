@@ -71,9 +71,10 @@ class MiniLM:
     def weights(self) -> list:
         return [self.w[k] for k in self.weight_names()]
 
-    def encoder(self, *, layers: int | None = None):
+    def encoder(self, *, layers: int | None = None, linear=None):
         """The encoder as a JAX function (x, mask, *weights) -> normalised
-        embeddings."""
+        embeddings. `linear(x, w, name)`, if given, computes the linear layer
+        `name` (x @ w with w [in, out], before the bias) instead of x @ w."""
         import jax
         import jax.numpy as jnp
 
@@ -95,7 +96,9 @@ class MiniLM:
                     w[name + ".bias"]
 
             def lin(x, name):
-                return x @ w[name + ".weight"].T + w[name + ".bias"]
+                wt = w[name + ".weight"].T
+                y = x @ wt if linear is None else linear(x, wt, name)
+                return y + w[name + ".bias"]
 
             b, s, _ = x.shape
             x = x + w["embeddings.position_embeddings.weight"][:s] + \

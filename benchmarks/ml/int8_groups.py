@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Which of all-MiniLM-L6-v2's matmuls cost retrieval quality under int8.
+
+  int8_groups.py --data DIR [--passages N] [--questions N] [--batch B] [--seq S]
+
+The encoder of approx_ml.minilm, run by XLA, with decode_quantize 1's
+arithmetic simulated in float (activations per row and weights per output
+channel rounded to int8 levels, scale = absmax / 127) on one group of linear
+layers at a time: every linear layer; Q/K/V; attention output; FFN in; FFN
+out; the first and the last three layers. Prints each group's retrieval QoS:
+the RBO (p = 0.95) of every question's top-10 passages against the exact
+model's, as benchmarks/ml/minilm.py measures it (the same texts and batches).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from approx_ml.minilm import MiniLM  # noqa: E402
+from minilm import add_text_args, batches, rankings, rbo_mean, read_texts  # noqa: E402
+
+
+def qz(x, axis):
+    import jax.numpy as jnp
+    s = jnp.maximum(jnp.max(jnp.abs(x), axis=axis, keepdims=True), 1e-30) / 127.0
+    return jnp.clip(jnp.round(x / s), -127, 127) * s
+
+
+def encoder(model, quantized):
+    """The encoder, its linear layers named by `quantized(name)` computed
+    with int8-rounded operands."""
+    import jax
+
+    def linear(x, w, name):
+        return qz(x, -1) @ qz(w, 0) if quantized(name) else x @ w
+
+    return jax.jit(model.encoder(linear=linear))
+
+
+GROUPS = [
+    ("every linear layer", lambda n: True),
+    ("Q, K, V", lambda n: "attention.self" in n),
+    ("attention output", lambda n: "attention.output" in n),
+    ("FFN in", lambda n: "intermediate" in n),
+    ("FFN out", lambda n: ".output.dense" in n and "attention" not in n),
+    ("layers 0-2", lambda n: any(f"layer.{i}." in n for i in range(3))),
+    ("layers 3-5", lambda n: any(f"layer.{i}." in n for i in range(3, 6))),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_text_args(ap, passages=64, questions=16)
+    args = ap.parse_args()
+    model = MiniLM.load(args.model)
+    passages, questions = read_texts(args.data, args.passages, args.questions)
+    texts = passages + questions
+    bs = batches(model, texts, args.batch, args.seq)
+    counts = [min(args.batch, len(texts) - i) for i in range(0, len(texts), args.batch)]
+    n = len(passages)
+
+    def embed(quantized):
+        f = encoder(model, quantized)
+        return np.concatenate([np.asarray(f(x, m, *model.weights()))[:c]
+                               for (x, m), c in zip(bs, counts)])
+
+    exact = embed(lambda name: False)
+    reference = rankings(exact[n:], exact[:n])
+    print(f"int8 on one group of MiniLM's linear layers ({len(questions)} questions, "
+          f"{n} passages): retrieval QoS (RBO of the top-10 against exact)")
+    for label, group in GROUPS:
+        e = embed(group)
+        rbo = rbo_mean(reference, rankings(e[n:], e[:n]))
+        print(f"  {label}: RBO {rbo:.4f} (loss {1 - rbo:.2%})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
