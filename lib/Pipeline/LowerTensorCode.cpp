@@ -268,6 +268,14 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
                                    type.getElementType())
         .getResult();
   };
+  // d0 (the batch), if batched, then `tail`: an indexing map's results.
+  auto batchedExprs = [&](std::initializer_list<AffineExpr> tail) {
+    SmallVector<AffineExpr> exprs;
+    if (batched)
+      exprs.push_back(getAffineDimExpr(0, ctx));
+    exprs.append(tail.begin(), tail.end());
+    return exprs;
+  };
   // A ^ 0x80: the unsigned operand.
   unsigned aRank = lead + 2;
   AffineMap aId = AffineMap::getMultiDimIdentityMap(aRank, ctx);
@@ -288,13 +296,8 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   unsigned pRank = lead + 3;
   AffineExpr col = getAffineDimExpr(lead, ctx), kq = getAffineDimExpr(lead + 1, ctx),
              kr = getAffineDimExpr(lead + 2, ctx);
-  SmallVector<AffineExpr> fromB, toP;
-  if (batched) {
-    fromB.push_back(getAffineDimExpr(0, ctx));
-    toP.push_back(getAffineDimExpr(0, ctx));
-  }
-  fromB.append({kq * kDotGroup + kr, col});
-  toP.append({kq, col, kr});
+  SmallVector<AffineExpr> fromB = batchedExprs({kq * kDotGroup + kr, col}),
+                          toP = batchedExprs({kq, col, kr});
   RankedTensorType packedType = shaped({k / kDotGroup, n, kDotGroup}, i8);
   auto pack = linalg::GenericOp::create(
       rewriter, loc, TypeRange{packedType}, ValueRange{b},
@@ -327,10 +330,8 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   // C - 128 * colsum(B): colsum of Bp over (batch,) k / 4, n, k % 4 (in
   // its order).
   unsigned sRank = lead + 3;
-  SmallVector<AffineExpr> sOut;
-  if (batched)
-    sOut.push_back(getAffineDimExpr(0, ctx));
-  sOut.push_back(getAffineDimExpr(lead + 1, ctx));
+  SmallVector<AffineExpr> sOut =
+      batchedExprs({getAffineDimExpr(lead + 1, ctx)});
   SmallVector<utils::IteratorType> sIters = parallel(sRank);
   sIters[lead] = sIters[lead + 2] = utils::IteratorType::reduction;
   RankedTensorType sumType = shaped({n}, i32);
@@ -352,10 +353,8 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
           .getResult(0);
   unsigned cRank = lead + 2;
   AffineMap cId = AffineMap::getMultiDimIdentityMap(cRank, ctx);
-  SmallVector<AffineExpr> sFromC;
-  if (batched)
-    sFromC.push_back(getAffineDimExpr(0, ctx));
-  sFromC.push_back(getAffineDimExpr(lead + 1, ctx));
+  SmallVector<AffineExpr> sFromC =
+      batchedExprs({getAffineDimExpr(lead + 1, ctx)});
   Value cAdj =
       linalg::GenericOp::create(
           rewriter, loc, TypeRange{c.getType()}, ValueRange{c, sums},
@@ -401,7 +400,7 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
       rewriter, loc, lbs, ubs, steps, ValueRange{cAdj},
       [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange iter) {
         Value i0 = ivs[lead], j0 = ivs[lead + 1];
-        auto at = [&](OpBuilder &ob, Value row, Value column) {
+        auto at = [&](Value row, Value column) {
           SmallVector<Value> idx;
           if (batched)
             idx.push_back(ivs[0]);
@@ -419,7 +418,7 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
           for (int64_t h = 0; h < halves; ++h)
             accs.push_back(vector::TransferReadOp::create(
                 nb, l, lanes, iter[0],
-                at(nb, plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), pad32,
+                at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), pad32,
                 minor1, inBounds));
         Value four = index(nb, kDotGroup);
         auto kLoop = scf::ForOp::create(
@@ -430,7 +429,7 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
                 Value start = arith::MulIOp::create(
                     kb, kl, plus(kb, j0, h * kDotLanes), four);
                 columns.push_back(vector::TransferReadOp::create(
-                    kb, kl, bytes, bp, at(kb, kk, start), pad8, minor1,
+                    kb, kl, bytes, bp, at(kk, start), pad8, minor1,
                     inBounds));
               }
               Value kOff = arith::MulIOp::create(kb, kl, kk, four);
@@ -438,7 +437,7 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
               for (int64_t r = 0; r < kBlockRows; ++r) {
                 Value word = vector::TransferReadOp::create(
                     kb, kl, VectorType::get({kDotGroup}, i8), aU,
-                    at(kb, plus(kb, i0, r), kOff), pad8, minor1, inBounds);
+                    at(plus(kb, i0, r), kOff), pad8, minor1, inBounds);
                 Value one = vector::BitCastOp::create(
                     kb, kl, VectorType::get({1}, i32), word);
                 Value splat = vector::BroadcastOp::create(
@@ -459,7 +458,7 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
           for (int64_t h = 0; h < halves; ++h)
             out = vector::TransferWriteOp::create(
                       nb, l, kLoop.getResult(r * halves + h), out,
-                      at(nb, plus(nb, i0, r), plus(nb, j0, h * kDotLanes)),
+                      at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)),
                       minor1, inBounds)
                       .getResult();
         return scf::ValueVector{out};
@@ -572,7 +571,7 @@ struct LowerTensorCodePass
         loopPipeline(other.loopPipeline) {}
 
   Option<Int8Dot> int8Dot{*this, "int8-dot",
-                          llvm::cl::desc("How int8 matmuls are lowered"),
+                          llvm::cl::desc(kInt8DotDescription),
                           llvm::cl::init(Int8Dot::Host), int8DotValues()};
 
   StringRef getArgument() const final { return "approx-lower-tensor-code"; }

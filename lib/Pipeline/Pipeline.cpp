@@ -59,7 +59,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      llvm::cl::desc("Build every knob exact (value 0)"),
                      llvm::cl::init(false)};
   Option<Int8Dot> int8Dot{*this, "int8-dot",
-                          llvm::cl::desc("How int8 matmuls are lowered"),
+                          llvm::cl::desc(kInt8DotDescription),
                           llvm::cl::init(Int8Dot::Host), int8DotValues()};
 
   PipelineOptions get(PipelineStage stage) const {

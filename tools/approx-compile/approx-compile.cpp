@@ -57,7 +57,7 @@ cl::opt<bool> runtimeTable(
 cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
                     cl::cat(toolCategory));
 cl::opt<approx::Int8Dot> int8Dot("approx-int8-dot",
-                                 cl::desc("How int8 matmuls are lowered"),
+                                 cl::desc(approx::kInt8DotDescription),
                                  cl::init(approx::Int8Dot::Host),
                                  approx::int8DotValues(),
                                  cl::cat(toolCategory));

@@ -51,8 +51,9 @@ struct PipelineOptions {
   Int8Dot int8Dot = Int8Dot::Host;
 };
 
-/// The values of an Int8Dot command-line option (approx-compile's, the
-/// pipeline's and approx-lower-tensor-code's).
+/// The description and values of an Int8Dot command-line option
+/// (approx-compile's, the pipeline's and approx-lower-tensor-code's).
+constexpr const char *kInt8DotDescription = "How int8 matmuls are lowered";
 inline auto int8DotValues() {
   return llvm::cl::values(
       clEnumValN(Int8Dot::Host, "host",
