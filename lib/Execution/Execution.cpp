@@ -67,9 +67,8 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
       out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
     if (out.module) {
       PassManager pm(out.ctx.get());
-      buildApproxPipeline(pm, {options.configPath, options.mode,
-                               options.exact, PipelineStage::LLVM,
-                               options.int8Dot});
+      buildApproxPipeline(pm, {options.configPath, options.mode, options.exact,
+                               PipelineStage::LLVM, options.dotProduct});
       if (failed(pm.run(*out.module)))
         out.module = nullptr;
     }

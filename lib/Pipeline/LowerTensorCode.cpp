@@ -8,8 +8,9 @@
 //     each step vectorized (vector.contract, lowered to FMAs of outer
 //     products); the accumulator's read and write are hoisted out of the K
 //     loop (a vector carried by the loop), so a block stays in registers. An
-//     int8 one (decode_quantize's) with K a multiple of 4 runs the same blocks
-//     on AVX-512 VNNI dot products where the target has them (int8-dot). Other
+//     int8 one (decode_quantize's) with K a multiple of 4, or a bf16 one
+//     (precision_reduce's) with K even, runs the same blocks on AVX-512 VNNI
+//     or BF16 dot products where the target has them (dot-product). Other
 //     matmuls loop as (batch,) i, k, j, which clang vectorizes along rows.
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
@@ -210,101 +211,161 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   return vectorizeBlock(rewriter, cast<linalg::LinalgOp>(*tiled));
 }
 
-/// AVX-512 VNNI: vpdpbusd adds to each of 16 i32 lanes the sum of 4 products
-/// of unsigned by signed bytes; the features a function using it needs. The
-/// tensor phase calls a declaration in its place (buffer deallocation rejects
-/// an intrinsic call, whose memory effects it cannot see); the calls become
-/// the intrinsic after bufferization.
-constexpr StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
-constexpr StringLiteral kVpdpbusdPlaceholder = "__approx_vpdpbusd_512";
-constexpr int64_t kDotLanes = 16, kDotGroup = 4;
+/// An AVX-512 dot-product instruction: each of its 16 accumulator lanes
+/// adds the sum of `group` adjacent products of its two operands (32 bits of
+/// each per lane). The tensor phase calls a declaration in its place
+/// (buffer deallocation rejects an intrinsic call, whose memory effects it
+/// cannot see); the calls become the intrinsic after bufferization.
+struct DotInstruction {
+  StringLiteral intrinsic, placeholder;
+  int64_t group;  // products summed per lane (32 bits of operands)
+  bool unsignedA; // the first operand is unsigned (offset by 128)
+  StringLiteral hostFeature;
+  ArrayRef<StringLiteral> features; // what a function using it needs
+};
+constexpr int64_t kDotLanes = 16;
 constexpr StringLiteral kVnniFeatures[] = {"+avx512f", "+avx512bw",
                                            "+avx512vnni"};
+constexpr StringLiteral kBf16Features[] = {"+avx512f", "+avx512bw",
+                                           "+avx512bf16"};
+/// vpdpbusd: unsigned by signed bytes into i32 (decode_quantize's int8).
+constexpr DotInstruction kVpdpbusd = {"llvm.x86.avx512.vpdpbusd.512",
+                                      "__approx_vpdpbusd_512",
+                                      4,
+                                      true,
+                                      "avx512vnni",
+                                      kVnniFeatures};
+/// vdpbf16ps: bf16 pairs into f32 (precision_reduce's bf16).
+constexpr DotInstruction kVdpbf16ps = {"llvm.x86.avx512bf16.dpbf16ps.512",
+                                       "__approx_dpbf16ps_512",
+                                       2,
+                                       false,
+                                       "avx512bf16",
+                                       kBf16Features};
+constexpr const DotInstruction *kDotInstructions[] = {&kVpdpbusd, &kVdpbf16ps};
 
-bool hostHasVnni() {
+bool hostHas(const DotInstruction &dot) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   return features.lookup("avx512f") && features.lookup("avx512bw") &&
-         features.lookup("avx512vnni");
+         features.lookup(dot.hostFeature);
 }
 
-/// The int8 contraction C[.., M, N] (i32) += A[.., M, K] B[.., K, N] (i8) as
-/// VNNI dot products in register blocks of 8 x 32 (16 accumulators carried
-/// along K). vpdpbusd's first operand is unsigned, so A is offset by 128
-/// (a ^ 0x80) and 128 * colsum(B) subtracted from C first: exact in i32. B is
-/// packed so that the 4 bytes a lane sums are adjacent,
-/// Bp[.., k / 4, 4 * n + k % 4] = B[.., k, n]. Failure (shape or types)
-/// leaves the op as is.
-LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned loops = ranges.size(); // (batch,) m, n, k
-  auto elementIs = [&](Value v, unsigned width) {
-    return cast<ShapedType>(v.getType()).getElementType().isInteger(width);
+/// The instruction for a contraction's element types, if any: i8 x i8 -> i32
+/// or bf16 x bf16 -> f32.
+const DotInstruction *dotInstructionFor(linalg::LinalgOp op) {
+  auto element = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
   };
-  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
-  Value c = op.getDpsInits()[0];
-  if (ShapedType::isDynamicShape(ranges) || !elementIs(a, 8) ||
-      !elementIs(b, 8) || !elementIs(c, 32) || ranges[loops - 3] % kBlockRows ||
-      ranges[loops - 2] % kBlockCols || ranges[loops - 1] % kDotGroup)
-    return failure();
-  Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  rewriter.setInsertionPoint(op);
-  bool batched = loops == 4;
-  unsigned lead = batched ? 1 : 0; // leading batch dims
-  int64_t m = ranges[loops - 3], n = ranges[loops - 2], k = ranges[loops - 1];
-  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
-  auto parallel = [](unsigned count) {
+  Type a = element(op.getDpsInputs()[0]), b = element(op.getDpsInputs()[1]),
+       c = element(op.getDpsInits()[0]);
+  if (a != b)
+    return nullptr;
+  if (a.isInteger(8) && c.isInteger(32))
+    return &kVpdpbusd;
+  if (a.isBF16() && c.isF32())
+    return &kVdpbf16ps;
+  return nullptr;
+}
+
+/// The pieces of a contraction C[.., M, N] += A[.., M, K] B[.., K, N] on
+/// `dot` (an optional leading batch dimension, static shapes). The tensors
+/// they build carry the batch dimension first when there is one.
+class DotLowering {
+public:
+  DotLowering(RewriterBase &rewriter, linalg::LinalgOp op,
+              const DotInstruction &dot)
+      : rewriter(rewriter), loc(op.getLoc()), ctx(rewriter.getContext()),
+        dot(dot), ranges(op.getStaticLoopRanges()), batched(ranges.size() == 4),
+        lead(batched ? 1 : 0), m(ranges[lead]), n(ranges[lead + 1]),
+        k(ranges[lead + 2]), operand(elementType(op.getDpsInputs()[0])),
+        accumulator(elementType(op.getDpsInits()[0])) {}
+
+  /// A ^ 0x80: vpdpbusd's unsigned first operand.
+  Value unsignedA(Value a);
+  /// B packed so that the `group` operands a lane sums are adjacent,
+  /// Bp[.., k / g, n, k % g] = B[.., k, n] (3-D), its producer fused into
+  /// the packing loop when B has no other use.
+  Value pack(Value b);
+  /// C - 128 * colsum(B), from the packed B: what offsetting A added.
+  Value lessColumnSums(Value c, Value packed);
+  /// The register blocks over A, the packed B and C: (batch,) rows by 8,
+  /// columns by 32, each a K loop of dot products (placeholder calls).
+  scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module);
+
+private:
+  static Type elementType(Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  }
+  static SmallVector<utils::IteratorType> parallel(unsigned count) {
     return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
-  };
-  auto shaped = [&](ArrayRef<int64_t> tail, Type element) {
+  }
+  /// (batch,) then `tail`.
+  RankedTensorType shaped(ArrayRef<int64_t> tail, Type element) const {
     SmallVector<int64_t> shape;
     if (batched)
       shape.push_back(ranges[0]);
     shape.append(tail.begin(), tail.end());
     return RankedTensorType::get(shape, element);
-  };
-  auto empty = [&](RankedTensorType type) {
+  }
+  Value empty(RankedTensorType type) {
     return tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                    type.getElementType())
         .getResult();
-  };
-  // d0 (the batch), if batched, then `tail`: an indexing map's results.
-  auto batchedExprs = [&](std::initializer_list<AffineExpr> tail) {
+  }
+  Value empty(Value like) {
+    return empty(cast<RankedTensorType>(like.getType()));
+  }
+  /// d0 (the batch), if batched, then `tail`: an indexing map's results.
+  SmallVector<AffineExpr> batchedExprs(ArrayRef<AffineExpr> tail) const {
     SmallVector<AffineExpr> exprs;
     if (batched)
       exprs.push_back(getAffineDimExpr(0, ctx));
     exprs.append(tail.begin(), tail.end());
     return exprs;
-  };
-  // A ^ 0x80: the unsigned operand.
-  unsigned aRank = lead + 2;
-  AffineMap aId = AffineMap::getMultiDimIdentityMap(aRank, ctx);
-  Value aU =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{a.getType()}, ValueRange{a},
-          ValueRange{empty(cast<RankedTensorType>(a.getType()))},
-          ArrayRef<AffineMap>{aId, aId}, parallel(aRank),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value bias = arith::ConstantIntOp::create(nb, l, i8, -128);
-            linalg::YieldOp::create(
-                nb, l, Value(arith::XOrIOp::create(nb, l, args[0], bias)));
-          })
-          .getResult(0);
-  // Bp[(batch,) k / 4, n, k % 4], looping over (batch,) n, k / 4, k % 4:
-  // along the rows of a transposed weight (x @ W.T), whose quantization is
-  // then fused into this loop (B's one use) and reads W in order.
-  unsigned pRank = lead + 3;
-  AffineExpr col = getAffineDimExpr(lead, ctx), kq = getAffineDimExpr(lead + 1, ctx),
+  }
+
+  RewriterBase &rewriter;
+  Location loc;
+  MLIRContext *ctx;
+  const DotInstruction &dot;
+  SmallVector<int64_t> ranges; // (batch,) m, n, k
+  bool batched;
+  unsigned lead; // leading batch dims
+  int64_t m, n, k;
+  Type operand, accumulator;
+};
+
+Value DotLowering::unsignedA(Value a) {
+  unsigned rank = lead + 2;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{a.getType()}, ValueRange{a},
+             ValueRange{empty(a)}, ArrayRef<AffineMap>{id, id}, parallel(rank),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value bias = arith::ConstantIntOp::create(nb, l, operand, -128);
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::XOrIOp::create(nb, l, args[0], bias)));
+             })
+      .getResult(0);
+}
+
+Value DotLowering::pack(Value b) {
+  // Looping over (batch,) n, k / g, k % g: along the rows of a transposed
+  // weight (x @ W.T), whose quantization or rounding is then fused into this
+  // loop (B's one use) and reads W in order.
+  int64_t g = dot.group;
+  unsigned rank = lead + 3;
+  AffineExpr col = getAffineDimExpr(lead, ctx),
+             kq = getAffineDimExpr(lead + 1, ctx),
              kr = getAffineDimExpr(lead + 2, ctx);
-  SmallVector<AffineExpr> fromB = batchedExprs({kq * kDotGroup + kr, col}),
-                          toP = batchedExprs({kq, col, kr});
-  RankedTensorType packedType = shaped({k / kDotGroup, n, kDotGroup}, i8);
+  RankedTensorType packedType = shaped({k / g, n, g}, operand);
   auto pack = linalg::GenericOp::create(
       rewriter, loc, TypeRange{packedType}, ValueRange{b},
       ValueRange{empty(packedType)},
-      ArrayRef<AffineMap>{AffineMap::get(pRank, 0, fromB, ctx),
-                          AffineMap::get(pRank, 0, toP, ctx)},
-      parallel(pRank), [&](OpBuilder &nb, Location l, ValueRange args) {
+      ArrayRef<AffineMap>{
+          AffineMap::get(rank, 0, batchedExprs({kq * g + kr, col}), ctx),
+          AffineMap::get(rank, 0, batchedExprs({kq, col, kr}), ctx)},
+      parallel(rank), [&](OpBuilder &nb, Location l, ValueRange args) {
         linalg::YieldOp::create(nb, l, args[0]);
       });
   Value packed = pack.getResult(0);
@@ -320,30 +381,27 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
         rewriter.eraseOp(producer);
     }
   }
-  SmallVector<ReassociationIndices> merge;
-  if (batched)
-    merge.push_back({0});
-  merge.push_back({int64_t(lead)});
-  merge.push_back({int64_t(lead + 1), int64_t(lead + 2)});
-  Value bp = tensor::CollapseShapeOp::create(
-      rewriter, loc, shaped({k / kDotGroup, n * kDotGroup}, i8), packed, merge);
-  // C - 128 * colsum(B): colsum of Bp over (batch,) k / 4, n, k % 4 (in
-  // its order).
-  unsigned sRank = lead + 3;
-  SmallVector<AffineExpr> sOut =
-      batchedExprs({getAffineDimExpr(lead + 1, ctx)});
+  return packed;
+}
+
+Value DotLowering::lessColumnSums(Value c, Value packed) {
+  // colsum of Bp over (batch,) k / g, n, k % g (in its order).
+  Type i32 = rewriter.getI32Type();
+  unsigned sRank = lead + 3, cRank = lead + 2;
   SmallVector<utils::IteratorType> sIters = parallel(sRank);
   sIters[lead] = sIters[lead + 2] = utils::IteratorType::reduction;
   RankedTensorType sumType = shaped({n}, i32);
   Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
-  Value sums0 = linalg::FillOp::create(rewriter, loc, zero, empty(sumType))
-                    .getResult(0);
+  Value sums0 =
+      linalg::FillOp::create(rewriter, loc, zero, empty(sumType)).getResult(0);
+  AffineExpr column = getAffineDimExpr(lead + 1, ctx);
   Value sums =
       linalg::GenericOp::create(
           rewriter, loc, TypeRange{sumType}, ValueRange{packed},
           ValueRange{sums0},
-          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(sRank, ctx),
-                              AffineMap::get(sRank, 0, sOut, ctx)},
+          ArrayRef<AffineMap>{
+              AffineMap::getMultiDimIdentityMap(sRank, ctx),
+              AffineMap::get(sRank, 0, batchedExprs({column}), ctx)},
           sIters,
           [&](OpBuilder &nb, Location l, ValueRange args) {
             Value wide = arith::ExtSIOp::create(nb, l, i32, args[0]);
@@ -351,25 +409,33 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
                 nb, l, Value(arith::AddIOp::create(nb, l, args[1], wide)));
           })
           .getResult(0);
-  unsigned cRank = lead + 2;
   AffineMap cId = AffineMap::getMultiDimIdentityMap(cRank, ctx);
-  SmallVector<AffineExpr> sFromC =
-      batchedExprs({getAffineDimExpr(lead + 1, ctx)});
-  Value cAdj =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{c.getType()}, ValueRange{c, sums},
-          ValueRange{empty(cast<RankedTensorType>(c.getType()))},
-          ArrayRef<AffineMap>{cId, AffineMap::get(cRank, 0, sFromC, ctx), cId},
-          parallel(cRank),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value seven = arith::ConstantIntOp::create(nb, l, i32, 7);
-            Value off = arith::ShLIOp::create(nb, l, args[1], seven);
-            linalg::YieldOp::create(
-                nb, l, Value(arith::SubIOp::create(nb, l, args[0], off)));
-          })
-          .getResult(0);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{c.getType()}, ValueRange{c, sums},
+             ValueRange{empty(c)},
+             ArrayRef<AffineMap>{
+                 cId, AffineMap::get(cRank, 0, batchedExprs({column}), ctx),
+                 cId},
+             parallel(cRank),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value seven = arith::ConstantIntOp::create(nb, l, i32, 7);
+               Value off = arith::ShLIOp::create(nb, l, args[1], seven);
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::SubIOp::create(nb, l, args[0], off)));
+             })
+      .getResult(0);
+}
 
-  // The blocks: (batch,) rows by 8, columns by 32, each a K loop.
+scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
+                                     ModuleOp module) {
+  int64_t g = dot.group;
+  SmallVector<ReassociationIndices> merge;
+  if (batched)
+    merge.push_back({0});
+  merge.push_back({int64_t(lead)});
+  merge.push_back({int64_t(lead + 1), int64_t(lead + 2)});
+  Value bp = tensor::CollapseShapeOp::create(
+      rewriter, loc, shaped({k / g, n * g}, operand), packed, merge);
   auto index = [&](OpBuilder &nb, int64_t v) {
     return arith::ConstantIndexOp::create(nb, loc, v).getResult();
   };
@@ -382,22 +448,22 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
   lbs.append({index(rewriter, 0), index(rewriter, 0)});
   ubs.append({index(rewriter, m), index(rewriter, n)});
   steps.append({index(rewriter, kBlockRows), index(rewriter, kBlockCols)});
-  auto lanes = VectorType::get({kDotLanes}, i32);
-  auto bytes = VectorType::get({kDotLanes * kDotGroup}, i8);
-  AffineMap minor1 = AffineMap::getMinorIdentityMap(cRank, 1, ctx);
+  Type i32 = rewriter.getI32Type();
+  auto lanes = VectorType::get({kDotLanes}, accumulator);
+  auto operands = VectorType::get({kDotLanes * g}, operand);
+  AffineMap minor1 = AffineMap::getMinorIdentityMap(lead + 2, 1, ctx);
   SmallVector<bool> inBounds = {true};
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module.lookupSymbol(kVpdpbusdPlaceholder)) {
+  if (!module.lookupSymbol(dot.placeholder)) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(module.getBody());
     auto decl = func::FuncOp::create(
-        rewriter, loc, kVpdpbusdPlaceholder,
-        rewriter.getFunctionType({lanes, bytes, bytes}, {lanes}));
+        rewriter, loc, dot.placeholder,
+        rewriter.getFunctionType({lanes, operands, operands}, {lanes}));
     decl.setPrivate();
   }
   constexpr int64_t halves = kBlockCols / kDotLanes;
   scf::LoopNest nest = scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps, ValueRange{cAdj},
+      rewriter, loc, lbs, ubs, steps, ValueRange{c},
       [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange iter) {
         Value i0 = ivs[lead], j0 = ivs[lead + 1];
         auto at = [&](Value row, Value column) {
@@ -411,44 +477,47 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
           return v ? arith::AddIOp::create(ob, l, x, index(ob, v)).getResult()
                    : x;
         };
-        Value pad32 = arith::ConstantIntOp::create(nb, l, i32, 0);
-        Value pad8 = arith::ConstantIntOp::create(nb, l, i8, 0);
+        Value padAcc = arith::ConstantOp::create(nb, l, accumulator,
+                                                 nb.getZeroAttr(accumulator));
+        Value padOperand =
+            arith::ConstantOp::create(nb, l, operand, nb.getZeroAttr(operand));
         SmallVector<Value> accs;
         for (int64_t r = 0; r < kBlockRows; ++r)
           for (int64_t h = 0; h < halves; ++h)
             accs.push_back(vector::TransferReadOp::create(
                 nb, l, lanes, iter[0],
-                at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), pad32,
+                at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), padAcc,
                 minor1, inBounds));
-        Value four = index(nb, kDotGroup);
+        Value group = index(nb, g);
         auto kLoop = scf::ForOp::create(
-            nb, l, index(nb, 0), index(nb, k / kDotGroup), index(nb, 1), accs,
+            nb, l, index(nb, 0), index(nb, k / g), index(nb, 1), accs,
             [&](OpBuilder &kb, Location kl, Value kk, ValueRange acc) {
               SmallVector<Value> columns;
               for (int64_t h = 0; h < halves; ++h) {
                 Value start = arith::MulIOp::create(
-                    kb, kl, plus(kb, j0, h * kDotLanes), four);
+                    kb, kl, plus(kb, j0, h * kDotLanes), group);
                 columns.push_back(vector::TransferReadOp::create(
-                    kb, kl, bytes, bp, at(kk, start), pad8, minor1,
+                    kb, kl, operands, bp, at(kk, start), padOperand, minor1,
                     inBounds));
               }
-              Value kOff = arith::MulIOp::create(kb, kl, kk, four);
+              Value kOff = arith::MulIOp::create(kb, kl, kk, group);
               SmallVector<Value> next;
               for (int64_t r = 0; r < kBlockRows; ++r) {
+                // A's g operands of this row and step (32 bits), in every lane.
                 Value word = vector::TransferReadOp::create(
-                    kb, kl, VectorType::get({kDotGroup}, i8), aU,
-                    at(plus(kb, i0, r), kOff), pad8, minor1, inBounds);
+                    kb, kl, VectorType::get({g}, operand), a,
+                    at(plus(kb, i0, r), kOff), padOperand, minor1, inBounds);
                 Value one = vector::BitCastOp::create(
                     kb, kl, VectorType::get({1}, i32), word);
                 Value splat = vector::BroadcastOp::create(
-                    kb, kl, lanes,
+                    kb, kl, VectorType::get({kDotLanes}, i32),
                     vector::ExtractOp::create(kb, kl, one, int64_t(0)));
-                Value rowBytes = vector::BitCastOp::create(kb, kl, bytes, splat);
+                Value row = vector::BitCastOp::create(kb, kl, operands, splat);
                 for (int64_t h = 0; h < halves; ++h)
                   next.push_back(
                       func::CallOp::create(
-                          kb, kl, kVpdpbusdPlaceholder, TypeRange{lanes},
-                          ValueRange{acc[r * halves + h], rowBytes, columns[h]})
+                          kb, kl, dot.placeholder, TypeRange{lanes},
+                          ValueRange{acc[r * halves + h], row, columns[h]})
                           .getResult(0));
               }
               scf::YieldOp::create(kb, kl, next);
@@ -463,38 +532,66 @@ LogicalResult vnniContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
                       .getResult();
         return scf::ValueVector{out};
       });
-  // The function is compiled with the features vpdpbusd needs, whatever
-  // the target's defaults.
+  return nest.results;
+}
+
+/// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] as `dot`'s
+/// products in register blocks of 8 x 32 (16 accumulators carried along K),
+/// B packed by groups along K. For vpdpbusd, whose first operand is
+/// unsigned, A is offset by 128 (a ^ 0x80) and 128 * colsum(B) subtracted
+/// from C first: exact in i32. Failure (shape or types) leaves the op as is.
+LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                             const DotInstruction &dot) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = ranges.size(); // (batch,) m, n, k
+  if (ShapedType::isDynamicShape(ranges) || dotInstructionFor(op) != &dot ||
+      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols ||
+      ranges[loops - 1] % dot.group)
+    return failure();
+  rewriter.setInsertionPoint(op);
+  DotLowering lowering(rewriter, op, dot);
+  Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
+  if (dot.unsignedA)
+    a = lowering.unsignedA(a);
+  Value packed = lowering.pack(op.getDpsInputs()[1]);
+  if (dot.unsignedA)
+    c = lowering.lessColumnSums(c, packed);
+  scf::ValueVector results =
+      lowering.blocks(a, packed, c, op->getParentOfType<ModuleOp>());
+  // The function is compiled with the features the instruction needs,
+  // whatever the target's defaults.
   if (auto fn = op->getParentOfType<FunctionOpInterface>()) {
     StringRef name = LLVM::TargetFeaturesAttr::getAttributeName();
-    SmallVector<StringRef> features(std::begin(kVnniFeatures),
-                                    std::end(kVnniFeatures));
+    SmallVector<StringRef> features(dot.features.begin(), dot.features.end());
     if (auto old = fn->getAttrOfType<LLVM::TargetFeaturesAttr>(name))
       for (StringAttr f : old.getFeatures())
         if (!llvm::is_contained(features, f.getValue()))
           features.push_back(f.getValue());
-    fn->setAttr(name, LLVM::TargetFeaturesAttr::get(ctx, features));
+    fn->setAttr(name,
+                LLVM::TargetFeaturesAttr::get(rewriter.getContext(), features));
   }
-  rewriter.replaceOp(op, nest.results);
+  rewriter.replaceOp(op, results);
   return success();
 }
 
-/// The placeholder calls as vpdpbusd (after bufferization).
-void callVpdpbusd(ModuleOp module) {
-  auto decl = module.lookupSymbol<func::FuncOp>(kVpdpbusdPlaceholder);
-  if (!decl)
-    return;
-  module.walk([](func::CallOp call) {
-    if (call.getCallee() != kVpdpbusdPlaceholder)
-      return;
-    OpBuilder b(call);
-    auto intrinsic = LLVM::CallIntrinsicOp::create(
-        b, call.getLoc(), call.getResultTypes()[0],
-        b.getStringAttr(kVpdpbusd), call.getOperands());
-    call.replaceAllUsesWith(intrinsic->getResults());
-    call.erase();
-  });
-  decl.erase();
+/// The placeholder calls as their instructions (after bufferization).
+void callDotInstructions(ModuleOp module) {
+  for (const DotInstruction *dot : kDotInstructions) {
+    auto decl = module.lookupSymbol<func::FuncOp>(dot->placeholder);
+    if (!decl)
+      continue;
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee() != dot->placeholder)
+        return;
+      OpBuilder b(call);
+      auto intrinsic = LLVM::CallIntrinsicOp::create(
+          b, call.getLoc(), call.getResultTypes()[0],
+          b.getStringAttr(dot->intrinsic), call.getOperands());
+      call.replaceAllUsesWith(intrinsic->getResults());
+      call.erase();
+    });
+    decl.erase();
+  }
 }
 
 /// Elementwise chains fused into their consumers (JAX writes one op per
@@ -570,9 +667,9 @@ struct LowerTensorCodePass
       : PassWrapper(other), tensorPipeline(other.tensorPipeline),
         loopPipeline(other.loopPipeline) {}
 
-  Option<Int8Dot> int8Dot{*this, "int8-dot",
-                          llvm::cl::desc(kInt8DotDescription),
-                          llvm::cl::init(Int8Dot::Host), int8DotValues()};
+  Option<DotProduct> dotProduct{
+      *this, "dot-product", llvm::cl::desc(kDotProductDescription),
+      llvm::cl::init(DotProduct::Host), dotProductValues()};
 
   StringRef getArgument() const final { return "approx-lower-tensor-code"; }
   StringRef getDescription() const final {
@@ -599,16 +696,19 @@ struct LowerTensorCodePass
           op.hasPureTensorSemantics())
         contractions.push_back(op);
     });
-    bool vnni = int8Dot == Int8Dot::Vnni ||
-                (int8Dot == Int8Dot::Host && hostHasVnni());
+    auto use = [&](const DotInstruction *dot) {
+      return dot && (dotProduct == DotProduct::Avx512 ||
+                     (dotProduct == DotProduct::Host && hostHas(*dot)));
+    };
     for (linalg::LinalgOp op : contractions)
-      if (!(vnni && succeeded(vnniContraction(rewriter, op))) &&
+      if (!(use(dotInstructionFor(op)) &&
+            succeeded(dotContraction(rewriter, op, *dotInstructionFor(op)))) &&
           failed(vectorizeContraction(rewriter, op)) &&
           failed(interchange(rewriter, op)))
         return signalPassFailure();
     if (failed(runPipeline(tensorPipeline, module)))
       return signalPassFailure();
-    callVpdpbusd(module);
+    callDotInstructions(module);
     // Buffer copies become loops like the rest (memref.copy of a strided
     // buffer would call MLIR's runtime library otherwise).
     module.walk([](memref::CopyOp copy) {
@@ -631,9 +731,9 @@ struct LowerTensorCodePass
 
 } // namespace
 
-std::unique_ptr<Pass> createLowerTensorCodePass(Int8Dot int8Dot) {
+std::unique_ptr<Pass> createLowerTensorCodePass(DotProduct dotProduct) {
   auto pass = std::make_unique<LowerTensorCodePass>();
-  pass->int8Dot = int8Dot;
+  pass->dotProduct = dotProduct;
   return pass;
 }
 

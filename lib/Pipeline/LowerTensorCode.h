@@ -10,11 +10,10 @@
 namespace approx {
 
 /// Bufferizes modules that contain tensors and lowers their linalg ops:
-/// f32 matmuls (and int8 ones, as `int8Dot` says) tiled into register blocks
-/// and vectorized, everything else to loops. Modules without tensors are left
-/// alone.
-std::unique_ptr<mlir::Pass> createLowerTensorCodePass(Int8Dot int8Dot);
-
+/// f32 matmuls (and int8 and bf16 ones, as `dotProduct` says) tiled into
+/// register blocks and vectorized, everything else to loops. Modules without
+/// tensors are left alone.
+std::unique_ptr<mlir::Pass> createLowerTensorCodePass(DotProduct dotProduct);
 
 /// `approx-polynomial-erf`: math.erf / math.erfc as polynomials, on their
 /// own (for backends without an erfc lowering, such as IREE's).

@@ -29,7 +29,7 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createCSEPass());
   if (opts.stage == PipelineStage::Approx)
     return;
-  pm.addPass(createLowerTensorCodePass(opts.int8Dot));
+  pm.addPass(createLowerTensorCodePass(opts.dotProduct));
   pm.addPass(createLowerNswFor());
   pm.addPass(createSCFToControlFlowPass());
   // Buffers through the runtime's cache (approx_runtime.h), not malloc.
@@ -58,12 +58,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> exact{*this, "exact",
                      llvm::cl::desc("Build every knob exact (value 0)"),
                      llvm::cl::init(false)};
-  Option<Int8Dot> int8Dot{*this, "int8-dot",
-                          llvm::cl::desc(kInt8DotDescription),
-                          llvm::cl::init(Int8Dot::Host), int8DotValues()};
+  Option<DotProduct> dotProduct{
+      *this, "dot-product", llvm::cl::desc(kDotProductDescription),
+      llvm::cl::init(DotProduct::Host), dotProductValues()};
 
   PipelineOptions get(PipelineStage stage) const {
-    return {config, mode, exact, stage, int8Dot};
+    return {config, mode, exact, stage, dotProduct};
   }
 };
 } // namespace
@@ -71,7 +71,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
 void registerApproxPipelines() {
   PassRegistration<Pass>([] { return createPolynomialErfPass(); });
   PassRegistration<Pass>(
-      [] { return createLowerTensorCodePass(Int8Dot::Host); });
+      [] { return createLowerTensorCodePass(DotProduct::Host); });
   PassRegistration<Pass>([] { return createIndexSwitchToIfPass(); });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",

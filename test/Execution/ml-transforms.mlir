@@ -1,6 +1,7 @@
 // The ML transforms on linalg code, driven by a state through decision
 // trees: decode_quantize (int8 matmuls with constant and run-time weights),
-// precision_reduce (f16 / bf16 inputs), loop_perforate of a sum reduction
+// precision_reduce (f16 / bf16 inputs; bf16 in contractions only under the
+// shifted configuration), loop_perforate of a sum reduction
 // (sampled and rescaled) and func_substitute skipping a residual block. The
 // driver computes the exact results in C and checks each approximation with
 // the L2 QoS metric and a bound, and that exact configurations are exact.
@@ -8,9 +9,10 @@
 //
 // RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.default
 // RUN: %t.default | FileCheck %s
-// int8 matmuls as loops (the default on a host with AVX-512 VNNI is its dot
-// products, bit for bit the same integers):
-// RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.loops --approx-int8-dot=loops
+// int8 and bf16 matmuls as loops (the default on a host with AVX-512 VNNI and
+// BF16 is their dot products: the same integers bit for bit, f32 sums to
+// rounding):
+// RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.loops --approx-dot-product=loops
 // RUN: %t.loops | FileCheck %s
 // RUN: approx-compile %s %S/Inputs/ml_transforms.c -o %t.exact --approx-exact
 // RUN: %t.exact exact | FileCheck %s
@@ -103,7 +105,7 @@ func.func @approx_block_1(%x: tensor<64xf32>, %state: i32) -> tensor<64xf32> {
     transform_type = "precision_reduce", state_indices = array<i64: -1>,
     state_function = "approx_state_identity", thresholds = array<i32: 10, 20>,
     thresholds_lowers = array<i32: 0, 0>, thresholds_uppers = array<i32: 30, 30>,
-    decisions = array<i32: 0, 1, 2>, decision_values = array<i32: 0, 1, 2>}> : () -> ()
+    decisions = array<i32: 0, 1, 2>, decision_values = array<i32: 0, 1, 2, 3>}> : () -> ()
 "approx.util.annotation.decision_tree"() <{func_name = "total",
     transform_type = "loop_perforate", state_indices = array<i64: -1>,
     state_function = "approx_state_identity", thresholds = array<i32: 10, 20>,

@@ -143,6 +143,34 @@ func.func @pr_generic(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// precision_reduce 3: bf16 in the contraction only; the activation after it
+// stays f32 (no truncation, no widening in its payload).
+func.func @pr_contractions(%a: tensor<2x4xf32>, %w: tensor<4x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %r = approx.knob <{id = 0 : i32, name = "pc", transform_types = [#approx.kind<precision_reduce>]}> -> tensor<2x2xf32> {
+    approx.transform precision_reduce <{knob_val = 3 : i32}>
+    %m = linalg.matmul ins(%a, %w : tensor<2x4xf32>, tensor<4x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+    %e = tensor.empty() : tensor<2x2xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %t = math.tanh %in : f32
+      linalg.yield %t : f32
+    } -> tensor<2x2xf32>
+    approx.yield %y : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+// CHECK-LABEL: func.func @pr_contractions(
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xbf16>, tensor<4x2xbf16>) outs(%{{.*}} : tensor<2x2xf32>)
+// CHECK-NOT:     truncf
+// CHECK-NOT:     extf
+// CHECK:         linalg.generic {{.*}} ins(%[[M]] : tensor<2x2xf32>) outs(%{{.*}} : tensor<2x2xf32>)
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:      math.tanh
+
+// -----
+
 // loop_perforate on a sum reduction: every k-th element (a strided slice of
 // ceil(n/k) elements), summed into zeros, rescaled by n / ceil(n/k) and
 // added to the original accumulator.

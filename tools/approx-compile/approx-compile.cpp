@@ -56,11 +56,11 @@ cl::opt<bool> runtimeTable(
     cl::cat(toolCategory));
 cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
                     cl::cat(toolCategory));
-cl::opt<approx::Int8Dot> int8Dot("approx-int8-dot",
-                                 cl::desc(approx::kInt8DotDescription),
-                                 cl::init(approx::Int8Dot::Host),
-                                 approx::int8DotValues(),
-                                 cl::cat(toolCategory));
+cl::opt<approx::DotProduct> dotProduct("approx-dot-product",
+                                       cl::desc(approx::kDotProductDescription),
+                                       cl::init(approx::DotProduct::Host),
+                                       approx::dotProductValues(),
+                                       cl::cat(toolCategory));
 cl::list<std::string> libs("l", cl::Prefix, cl::desc("Link library"),
                            cl::value_desc("name"), cl::cat(toolCategory));
 cl::list<std::string> libDirs("L", cl::Prefix, cl::desc("Library directory"),
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
   options.mode = runtimeTable ? "runtime" : "baked";
   options.exact = exact;
   options.optLevel = optLevel;
-  options.int8Dot = int8Dot;
+  options.dotProduct = dotProduct;
 
   Expected<std::string> text = std::string();
   if (!approx::runGuarded("approx-compile", "compiling '" + input + "'", [&] {

@@ -28,8 +28,8 @@ struct CompileOptions {
   bool exact = false;
   /// LLVM optimisation level for the generated code.
   unsigned optLevel = 3;
-  /// How int8 matmuls become native code.
-  Int8Dot int8Dot = Int8Dot::Host;
+  /// How int8 and bf16 matmuls become native code.
+  DotProduct dotProduct = DotProduct::Host;
 };
 
 /// Symbols the program calls but does not define (state functions,

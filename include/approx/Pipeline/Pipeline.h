@@ -31,13 +31,15 @@ enum class PipelineStage {
   LLVM,
 };
 
-/// How int8 matmuls (decode_quantize's) become native code.
-enum class Int8Dot {
-  /// VNNI register blocks if the compiling host has AVX-512 VNNI, else Loops.
+/// How int8 and bf16 matmuls (decode_quantize's, precision_reduce's) become
+/// native code.
+enum class DotProduct {
+  /// Register blocks of AVX-512 dot products (VNNI for int8, BF16 for bf16)
+  /// where the compiling host has the instructions, else Loops.
   Host,
-  /// VNNI register blocks (functions get the avx512vnni feature: the code
-  /// needs a CPU with it).
-  Vnni,
+  /// Register blocks of AVX-512 VNNI and BF16 dot products (functions get
+  /// the avx512vnni / avx512bf16 features: the code needs a CPU with them).
+  Avx512,
   /// Loops clang vectorizes (any CPU).
   Loops,
 };
@@ -48,19 +50,22 @@ struct PipelineOptions {
   std::string mode = "baked"; // baked: constants; runtime: knob table
   bool exact = false;         // every knob value 0
   PipelineStage stage = PipelineStage::LLVM;
-  Int8Dot int8Dot = Int8Dot::Host;
+  DotProduct dotProduct = DotProduct::Host;
 };
 
-/// The description and values of an Int8Dot command-line option
+/// The description and values of a DotProduct command-line option
 /// (approx-compile's, the pipeline's and approx-lower-tensor-code's).
-constexpr const char *kInt8DotDescription = "How int8 matmuls are lowered";
-inline auto int8DotValues() {
+constexpr const char *kDotProductDescription =
+    "How int8 and bf16 matmuls are lowered";
+inline auto dotProductValues() {
   return llvm::cl::values(
-      clEnumValN(Int8Dot::Host, "host",
-                 "VNNI register blocks if this machine has AVX-512 VNNI"),
-      clEnumValN(Int8Dot::Vnni, "vnni",
-                 "VNNI register blocks (the code needs a VNNI CPU)"),
-      clEnumValN(Int8Dot::Loops, "loops", "loops clang vectorizes"));
+      clEnumValN(DotProduct::Host, "host",
+                 "AVX-512 VNNI / BF16 register blocks where this machine "
+                 "has them"),
+      clEnumValN(DotProduct::Avx512, "avx512",
+                 "AVX-512 VNNI / BF16 register blocks (the code needs such a "
+                 "CPU)"),
+      clEnumValN(DotProduct::Loops, "loops", "loops clang vectorizes"));
 }
 
 void buildApproxPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);

@@ -551,7 +551,7 @@ func.func @s(%x: i32) -> i32 {
 func.func @f(%x: tensor<4xf32>, %s: i32) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
-// expected-error @+1 {{precision_reduce has no knob value 4 (0 = exact, 1 = f16, 2 = bf16)}}
+// expected-error @+1 {{precision_reduce has no knob value 4 (0 = exact, 1 = f16, 2 = bf16, 3 = bf16 in contractions only)}}
 "approx.util.annotation.decision_tree"() <{func_name = "f", transform_type = "precision_reduce", state_indices = array<i64: -1>, state_function = "s", thresholds = array<i32: 1>, decisions = array<i32: 0, 1>, decision_values = array<i32: 0, 1, 4>}> : () -> ()
 
 // -----

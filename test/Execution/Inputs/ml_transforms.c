@@ -87,7 +87,8 @@ static float to_bf16(float x) {
   return x;
 }
 static float narrow(float x, int kind) {
-  return kind == 1 ? (float)(_Float16)x : kind == 2 ? to_bf16(x) : x;
+  /* 3: bf16 in contractions only (mm_narrow is one) */
+  return kind == 1 ? (float)(_Float16)x : kind >= 2 ? to_bf16(x) : x;
 }
 
 /* Branch of a two-threshold tree. */
@@ -159,6 +160,7 @@ int main(int argc, char **argv) {
 
     /* mm_narrow: precision_reduce */
     int tp[2] = {10, 20}, dp[3] = {0, 1, 2};
+    if (mode_shifted) dp[2] = 3;
     k = mode_exact ? 0 : pick(tp, dp, st);
     memcpy(c, c0, sizeof c);
     _mlir_ciface_mm_narrow(&R, &A, &W, &C, st);

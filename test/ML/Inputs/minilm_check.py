@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 written in JAX (python/approx_ml/minilm.py) with its real
 PyPI weights: XLA's embeddings agree with the independent numpy network of
 scripts/bert_reference.py, and the ML route's native build agrees with XLA
-(cosine >= 0.9999); a decode_quantize build stays within a QoS bound."""
+(cosine >= 0.9999); decode_quantize and precision_reduce builds stay within
+QoS bounds."""
 import os
 import sys
 
@@ -42,3 +43,10 @@ for k in (1, 3):  # int8 matmuls; 3: the weights' only (attention stays f32)
     c = cosines(approx, xla)
     print(f"decode_quantize {k} vs xla: worst cosine {c.min():.6f}, "
           f"{'identical' if np.array_equal(approx, native) else 'approximate'}")
+# bf16 matmuls (AVX-512 BF16 dot products where the CPU has them), the rest f32
+pr = am.inject_annotations(mlir, "minilm", {"static_transform": dict(
+    transform_type="precision_reduce", knob_val=3, decision_values=[0, 3])})
+approx = am.compile_module(pr).minilm(x, mask, *model.weights())[:3]
+c = cosines(approx, xla)
+print(f"precision_reduce 3 vs xla: worst cosine {c.min():.6f}, "
+      f"{'identical' if np.array_equal(approx, native) else 'approximate'}")

@@ -79,8 +79,8 @@ LogicalResult approx::verifyKnobValues(Operation *op, TransformKind kind,
     last = 3;
     break;
   case TransformKind::PrecisionReduce:
-    meaning = "0 = exact, 1 = f16, 2 = bf16";
-    last = 2;
+    meaning = "0 = exact, 1 = f16, 2 = bf16, 3 = bf16 in contractions only";
+    last = 3;
     break;
   default:
     return success();

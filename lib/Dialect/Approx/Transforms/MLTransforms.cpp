@@ -8,7 +8,9 @@
 //   and copies): products of two activations (attention scores) stay f32;
 //   constant weights are quantized at compile time.
 // precision_reduce(k): every f32 linalg op of the knob reads its f32 inputs
-//   rounded to f16 (k = 1) or bf16 (k = 2), accumulating in f32.
+//   rounded to f16 (k = 1) or bf16 (k = 2), accumulating in f32; k = 3 as 2
+//   but only the contractions (matmuls and batch matmuls): normalizations,
+//   softmax and activations stay f32.
 // (loop_perforate of a linalg reduction is in LoopTransforms.cpp.)
 //
 // A dynamic knob value dispatches with scf.index_switch over the candidate
@@ -435,6 +437,9 @@ FailureOr<Value> narrowedClone(OpBuilder &b, linalg::LinalgOp op,
   return generic->getResult(0);
 }
 
+/// precision_reduce's value for bf16 on contractions only.
+constexpr int32_t kContractionsInBf16 = 3;
+
 struct PrecisionReduce : TransformKindPattern<TransformKind::PrecisionReduce> {
   using TransformKindPattern::TransformKindPattern;
 
@@ -456,7 +461,12 @@ struct PrecisionReduce : TransformKindPattern<TransformKind::PrecisionReduce> {
                               "op on f32 tensors");
     for (Operation *op : ops) {
       auto lop = cast<linalg::LinalgOp>(op);
+      bool contraction = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+      if (!contraction && k.constant == kContractionsInBf16)
+        continue;
       if (failed(dispatch(b, op, k, [&](OpBuilder &vb, int32_t kind) {
+            if (kind == kContractionsInBf16 && !contraction)
+              return FailureOr<Value>(vb.clone(*op)->getResult(0));
             FloatType narrow = kind == 1 ? FloatType(vb.getF16Type())
                                          : FloatType(vb.getBF16Type());
             return narrowedClone(vb, lop, narrow);

@@ -28,7 +28,7 @@ std::string transformKindList();
 bool isLoopKind(TransformKind kind);
 
 /// Fails (with an error on `op`) when a value is not a knob value of `kind`
-/// (decode_quantize and precision_reduce take 0, 1, 2).
+/// (decode_quantize and precision_reduce take 0 to 3).
 mlir::LogicalResult verifyKnobValues(mlir::Operation *op, TransformKind kind,
                                      llvm::ArrayRef<int32_t> values);
 

@@ -1,0 +1,88 @@
+// int8 and bf16 matmuls (decode_quantize's, precision_reduce's) in
+// approx-lower-tensor-code: with dot-product=avx512, register blocks of AVX-512
+// VNNI dot products for int8 (A offset by 128, C less 128 * colsum(B), B
+// packed by groups of 4 along K) and of AVX-512 BF16 ones for bf16 (B packed
+// by pairs along K, no offset) in functions that get the instructions' target
+// features; shapes the blocks do not divide and dot-product=loops keep loops.
+// Execution: test/Execution/ml-transforms.mlir.
+// RUN: approx-opt %s --approx-lower-tensor-code="dot-product=avx512" | FileCheck %s --check-prefix=VNNI
+// RUN: approx-opt %s --approx-lower-tensor-code="dot-product=loops" | FileCheck %s --check-prefix=LOOPS
+
+// VNNI-LABEL: func.func @qmm(
+// VNNI-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// VNNI: arith.xori %{{.*}}, %{{.*}} : i8
+// VNNI: arith.shli %{{.*}}, %{{.*}} : i32
+// VNNI: scf.for
+// VNNI: scf.for
+// VNNI-COUNT-16: vector.transfer_read %{{.*}} : memref<16x64xi32>, vector<16xi32>
+// VNNI: scf.for
+// VNNI-COUNT-2: vector.transfer_read %{{.*}} : memref<{{.*}}xi8{{.*}}>, vector<64xi8>
+// VNNI: vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
+// VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// VNNI: scf.yield
+// VNNI-COUNT-16: vector.transfer_write %{{.*}} : vector<16xi32>, memref<16x64xi32>
+// LOOPS-LABEL: func.func @qmm(
+// LOOPS-NOT: target_features
+// LOOPS-NOT: vpdpbusd
+// LOOPS: return
+// LOOPS-LABEL: func.func @bf16mm(
+// LOOPS-NOT: target_features
+// LOOPS-NOT: dpbf16ps
+// LOOPS: return
+func.func @qmm(%a: tensor<16x8xi8>, %b: tensor<8x64xi8>) -> tensor<16x64xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<16x64xi32>
+  %c = linalg.fill ins(%z : i32) outs(%e : tensor<16x64xi32>) -> tensor<16x64xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x8xi8>, tensor<8x64xi8>) outs(%c : tensor<16x64xi32>) -> tensor<16x64xi32>
+  return %r : tensor<16x64xi32>
+}
+
+// Batched: the blocks loop over the batch too.
+// VNNI-LABEL: func.func @qbmm(
+// VNNI-SAME: target_features
+// VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+func.func @qbmm(%a: tensor<3x8x12xi8>, %b: tensor<3x12x32xi8>, %c: tensor<3x8x32xi32>) -> tensor<3x8x32xi32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x8x12xi8>, tensor<3x12x32xi8>) outs(%c : tensor<3x8x32xi32>) -> tensor<3x8x32xi32>
+  return %r : tensor<3x8x32xi32>
+}
+
+// N = 16 and K = 6 are not multiples of the block: loops, no features.
+// VNNI-LABEL: func.func @qmm_small(
+// VNNI-NOT: target_features
+// VNNI-NOT: vpdpbusd
+// VNNI: return
+func.func @qmm_small(%a: tensor<8x6xi8>, %b: tensor<6x16xi8>, %c: tensor<8x16xi32>) -> tensor<8x16xi32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x6xi8>, tensor<6x16xi8>) outs(%c : tensor<8x16xi32>) -> tensor<8x16xi32>
+  return %r : tensor<8x16xi32>
+}
+
+// bf16 x bf16 -> f32: BF16 dot products on pairs along K, the accumulators
+// f32, no offset or column sums.
+// VNNI-LABEL: func.func @bf16mm(
+// VNNI-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512bf16"]>
+// VNNI-NOT: arith.xori
+// VNNI-NOT: arith.shli
+// VNNI: scf.for
+// VNNI: scf.for
+// VNNI-COUNT-16: vector.transfer_read %{{.*}} : memref<16x64xf32>, vector<16xf32>
+// VNNI: scf.for
+// VNNI-COUNT-2: vector.transfer_read %{{.*}} : memref<{{.*}}xbf16{{.*}}>, vector<32xbf16>
+// VNNI: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// VNNI: vector.bitcast %{{.*}} : vector<16xi32> to vector<32xbf16>
+// VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"{{.*}} : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+// VNNI: scf.yield
+// VNNI-COUNT-16: vector.transfer_write %{{.*}} : vector<16xf32>, memref<16x64xf32>
+func.func @bf16mm(%a: tensor<16x8xbf16>, %b: tensor<8x64xbf16>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x8xbf16>, tensor<8x64xbf16>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// K = 5 is odd: loops, no features.
+// VNNI-LABEL: func.func @bf16mm_odd(
+// VNNI-NOT: target_features
+// VNNI-NOT: dpbf16ps
+// VNNI: return
+func.func @bf16mm_odd(%a: tensor<8x5xbf16>, %b: tensor<5x32xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x5xbf16>, tensor<5x32xbf16>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
