@@ -22,7 +22,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from . import _core
 from ._files import write_atomically
@@ -64,7 +64,8 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
          result_callback: Optional[ResultCallback] = None, *,
          max_evals: int = DEFAULT_MAX_EVALS, seed: int = 1,
          mode: str = "dynamic", resume: bool = False, progress: bool = True,
-         filename: str = "<mlir>") -> dict:
+         filename: str = "<mlir>",
+         start_from: Sequence[dict] = ()) -> dict:
     """Searches the configurations of the annotations of `mlir_source`.
 
     accuracy_threshold: minimum accuracy in [0, 1] (default
@@ -84,6 +85,10 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
     resume (continue the latest run of this space in `database`, with the
         same accuracy_threshold, parallelism and seed), progress (a line on
         stderr per batch).
+    start_from: configurations measured first, right after the baseline
+        (e.g. the static search's frontier configs when searching the
+        dynamic space: approx-tune's --start-from); each must belong to the
+        space searched (ValueError otherwise) and counts against max_evals.
 
     Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
     "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
@@ -109,7 +114,7 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
         mlir_source, evaluate_fn, float(accuracy_threshold), float(time_budget),
         database or "", int(parallelism), result_callback, int(max_evals),
         int(seed), mode, bool(resume), bool(progress), filename,
-        f"python: {name}")
+        f"python: {name}", [dict(c) for c in start_from])
     try:
         while not job.wait(0.2):
             pass

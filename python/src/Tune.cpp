@@ -16,6 +16,7 @@
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <atomic>
 #include <chrono>
@@ -57,6 +58,9 @@ struct TuneArgs {
   size_t maxEvals = 100;
   uint64_t seed = 1;
   bool dynamic = true, resume = false, progress = true;
+  /// Measured first, after the baseline (e.g. the static frontier when
+  /// searching the dynamic space).
+  std::vector<tune::Config> startFrom;
 };
 
 class TuneJob {
@@ -80,6 +84,8 @@ public:
     options.seed = args.seed;
     options.workers = args.parallelism;
     options.dynamic = args.dynamic;
+    for (size_t i = 0; i < args.startFrom.size(); ++i)
+      options.start.push_back(startConfig(i));
     openStore();
     options.onEvaluation = [this](const tune::Evaluation &e) { recorded(e); };
     options.onProgress = [this](const tune::Progress &p) { progressed(p); };
@@ -157,6 +163,19 @@ public:
   }
 
 private:
+  /// start_from[i], complete and checked against the space searched.
+  tune::Config startConfig(size_t i) const {
+    std::string where = "start_from[" + std::to_string(i) + "]: ";
+    std::vector<std::string> problems = space.validate(args.startFrom[i]);
+    if (!problems.empty())
+      throw nb::value_error((where + problems.front()).c_str());
+    tune::Config c = space.complete(args.startFrom[i]);
+    std::string why;
+    if (!args.dynamic && !space.toStatic(c, why))
+      throw nb::value_error((where + why + " (mode 'static')").c_str());
+    return c;
+  }
+
   TuneArgs args;
   nb::callable evaluate;
   nb::object callback;
@@ -373,7 +392,8 @@ void bindTune(nb::module_ &m) {
          double timeBudget, const std::string &database, unsigned parallelism,
          nb::object callback, size_t maxEvals, uint64_t seed,
          const std::string &mode, bool resume, bool progress,
-         const std::string &filename, const std::string &command) {
+         const std::string &filename, const std::string &command,
+         std::vector<tune::Config> startFrom) {
         if (mode != "dynamic" && mode != "static")
           throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
                                  mode + "'")
@@ -391,13 +411,14 @@ void bindTune(nb::module_ &m) {
         args.dynamic = mode == "dynamic";
         args.resume = resume;
         args.progress = progress;
+        args.startFrom = std::move(startFrom);
         return new TuneJob(args, std::move(evaluate), std::move(callback));
       },
       nb::arg("mlir"), nb::arg("evaluate"), nb::arg("accuracy_threshold"),
       nb::arg("time_budget"), nb::arg("database"), nb::arg("parallelism"),
       nb::arg("callback").none(), nb::arg("max_evals"), nb::arg("seed"),
       nb::arg("mode"), nb::arg("resume"), nb::arg("progress"),
-      nb::arg("filename"), nb::arg("command"),
+      nb::arg("filename"), nb::arg("command"), nb::arg("start_from"),
       nb::rv_policy::take_ownership);
 }
 

@@ -154,6 +154,35 @@ def test_errors():
         ar.tune(SMALL, synthetic, database=None, resume=True)
 
 
+def test_start_from_is_measured_first():
+    """start_from configs are measured right after the baseline, in order
+    (partial ones completed with the annotations' values), and count
+    against max_evals; a config outside the space, or one a static search
+    cannot hold, is a ValueError naming it."""
+    seen = []
+
+    def evaluate(config):
+        seen.append(dict(config))
+        return synthetic(config)
+
+    start = [{"f_decision_0": 2, "f_decision_1": 2, "f_decision_2": 2},
+             {"f_threshold_0": 1, "f_threshold_1": 5, "f_decision_0": 0,
+              "f_decision_1": 1, "f_decision_2": 3}]
+    result = ar.tune(SMALL, evaluate, accuracy_threshold=0.5, database=None,
+                     max_evals=6, time_budget=0, progress=False, start_from=start)
+    assert seen[0] == {"f_threshold_0": 2, "f_threshold_1": 4, "f_decision_0": 0,
+                       "f_decision_1": 0, "f_decision_2": 0}  # the baseline
+    assert seen[1] == {**seen[0], **start[0]}
+    assert seen[2] == start[1]
+    assert result["evaluations"] == 6
+    with pytest.raises(ValueError, match=r"start_from\[0\]: .*f_decision_0"):
+        ar.tune(SMALL, synthetic, database=None, progress=False,
+                start_from=[{"f_decision_0": 9}])
+    with pytest.raises(ValueError, match=r"start_from\[1\]: .*mode 'static'"):
+        ar.tune(SMALL, synthetic, database=None, progress=False, mode="static",
+                start_from=[start[0], start[1]])
+
+
 def test_environment_defaults(monkeypatch):
     monkeypatch.setenv("ACCURACY_THRESHOLD", "0.5")
     result = ar.tune(SMALL, synthetic, database=None, max_evals=30,
