@@ -2,6 +2,7 @@
 """Which of all-MiniLM-L6-v2's matmuls cost retrieval quality under int8.
 
   int8_groups.py --data DIR [--passages N] [--questions N] [--batch B] [--seq S]
+                 [--spread]
 
 The encoder of approx_ml.minilm, run by XLA, with decode_quantize 1's
 arithmetic simulated in float (activations per row and weights per output
@@ -10,6 +11,11 @@ layers at a time: every linear layer; Q/K/V; attention output; FFN in; FFN
 out; the first and the last three layers. Prints each group's retrieval QoS:
 the RBO (p = 0.95) of every question's top-10 passages against the exact
 model's, as benchmarks/ml/minilm.py measures it (the same texts and batches).
+Then every linear layer under other roundings: int8 weights with f32
+activations, int8 with scales per group of 32/64/128 along the reduction
+dimension, bf16 inputs. --spread takes the passages evenly over the corpus
+and the questions from all its question files (tuning, validation,
+evaluation) instead of the first ones, for a larger, less clustered check.
 """
 import argparse
 import os
@@ -31,15 +37,52 @@ def qz(x, axis):
     return jnp.clip(jnp.round(x / s), -127, 127) * s
 
 
-def encoder(model, quantized):
+def qz_groups(x, axis, g):
+    """qz with one scale per group of `g` along `axis` (the reduction
+    dimension: the last of activations, the first of weights)."""
+    shape = x.shape
+    if axis == 0:
+        return qz(x.reshape((shape[0] // g, g) + shape[1:]), 1).reshape(shape)
+    return qz(x.reshape(shape[:-1] + (shape[-1] // g, g)), -1).reshape(shape)
+
+
+def bf16(x):
+    import jax.numpy as jnp
+    return x.astype(jnp.bfloat16).astype(jnp.float32)
+
+
+# Roundings of every linear layer: (label, linear(x, w)).
+SCHEMES = [
+    ("int8 weights per channel, f32 activations", lambda x, w: x @ qz(w, 0)),
+    *[(f"int8 per group of {g} along K", lambda x, w, g=g: qz_groups(x, -1, g) @ qz_groups(w, 0, g))
+      for g in (128, 64, 32)],
+    ("bf16 inputs", lambda x, w: bf16(x) @ bf16(w)),
+]
+
+
+def encoder(model, quantized, rounded=lambda x, w: qz(x, -1) @ qz(w, 0)):
     """The encoder, its linear layers named by `quantized(name)` computed
-    with int8-rounded operands."""
+    by `rounded(x, w)` (default: int8-rounded operands, per row and per
+    output channel)."""
     import jax
 
     def linear(x, w, name):
-        return qz(x, -1) @ qz(w, 0) if quantized(name) else x @ w
+        return rounded(x, w) if quantized(name) else x @ w
 
     return jax.jit(model.encoder(linear=linear))
+
+
+def spread_texts(data, n_passages, n_questions):
+    """Passages evenly over the corpus; questions from every split."""
+    with open(os.path.join(data, "passages.tsv"), encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t", 2) for line in f]
+    passages = [f"{title}. {text}" for _, title, text in
+                rows[::max(1, len(rows) // n_passages)][:n_passages]]
+    questions = []
+    for split in ("tuning", "validation", "evaluation"):
+        with open(os.path.join(data, f"questions-{split}.tsv"), encoding="utf-8") as f:
+            questions += [line.split("\t", 1)[0] for line in f]
+    return passages, questions[:n_questions]
 
 
 GROUPS = [
@@ -56,16 +99,19 @@ GROUPS = [
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_text_args(ap, passages=64, questions=16)
+    ap.add_argument("--spread", action="store_true",
+                    help="passages over the whole corpus, questions from every split")
     args = ap.parse_args()
     model = MiniLM.load(args.model)
-    passages, questions = read_texts(args.data, args.passages, args.questions)
+    passages, questions = (spread_texts if args.spread else read_texts)(
+        args.data, args.passages, args.questions)
     texts = passages + questions
     bs = batches(model, texts, args.batch, args.seq)
     counts = [min(args.batch, len(texts) - i) for i in range(0, len(texts), args.batch)]
     n = len(passages)
 
-    def embed(quantized):
-        f = encoder(model, quantized)
+    def embed(quantized, **rounding):
+        f = encoder(model, quantized, **rounding)
         return np.concatenate([np.asarray(f(x, m, *model.weights()))[:c]
                                for (x, m), c in zip(bs, counts)])
 
@@ -75,6 +121,11 @@ def main():
           f"{n} passages): retrieval QoS (RBO of the top-10 against exact)")
     for label, group in GROUPS:
         e = embed(group)
+        rbo = rbo_mean(reference, rankings(e[n:], e[:n]))
+        print(f"  {label}: RBO {rbo:.4f} (loss {1 - rbo:.2%})", flush=True)
+    print("every linear layer, other roundings:")
+    for label, rounded in SCHEMES:
+        e = embed(lambda name: True, rounded=rounded)
         rbo = rbo_mean(reference, rankings(e[n:], e[:n]))
         print(f"  {label}: RBO {rbo:.4f} (loss {1 - rbo:.2%})", flush=True)
 

@@ -17,6 +17,8 @@ embedded in batches of B texts truncated to S tokens by:
   decode_quantize 2  int8 matmuls, per tensor
   decode_quantize 3  as 1, weight matmuls only (attention's products stay f32)
   precision_reduce 1 / 2   f16 / bf16 inputs of every linalg op
+  precision_reduce 3       bf16 inputs of the matmuls only (AVX-512 BF16 dot
+                           products where the CPU has them)
   XLA                jax.jit of the same function (all cores), and pinned to
                      one core (taskset) as ours runs on one thread
 
@@ -179,7 +181,8 @@ def main():
               ("decode_quantize 2", ("decode_quantize", 2)),
               ("decode_quantize 3 (weights only)", ("decode_quantize", 3)),
               ("precision_reduce 1 (f16)", ("precision_reduce", 1)),
-              ("precision_reduce 2 (bf16)", ("precision_reduce", 2))]
+              ("precision_reduce 2 (bf16)", ("precision_reduce", 2)),
+              ("precision_reduce 3 (bf16 matmuls)", ("precision_reduce", 3))]
     rows = []
     t_xla = timed(run_xla, args.reps)
     t_xla1 = xla_pinned(args)
