@@ -156,6 +156,16 @@ bool Space::toStatic(Config &config, std::string &why) const {
   return true;
 }
 
+bool Space::toStart(Config &config, bool dynamic, std::string &why) const {
+  std::vector<std::string> problems = validate(config);
+  if (!problems.empty()) {
+    why = problems.front();
+    return false;
+  }
+  config = complete(config);
+  return dynamic || toStatic(config, why);
+}
+
 bool readConfig(const std::string &path, Config &config, std::string &error) {
   // The runtime's reader: a file the tuner accepts is one APPROX_CONFIG
   // accepts.

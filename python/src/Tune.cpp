@@ -165,14 +165,11 @@ public:
 private:
   /// start_from[i], complete and checked against the space searched.
   tune::Config startConfig(size_t i) const {
-    std::string where = "start_from[" + std::to_string(i) + "]: ";
-    std::vector<std::string> problems = space.validate(args.startFrom[i]);
-    if (!problems.empty())
-      throw nb::value_error((where + problems.front()).c_str());
-    tune::Config c = space.complete(args.startFrom[i]);
+    tune::Config c = args.startFrom[i];
     std::string why;
-    if (!args.dynamic && !space.toStatic(c, why))
-      throw nb::value_error((where + why + " (mode 'static')").c_str());
+    if (!space.toStart(c, args.dynamic, why))
+      throw nb::value_error(
+          ("start_from[" + std::to_string(i) + "]: " + why).c_str());
     return c;
   }
 

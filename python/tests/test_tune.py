@@ -178,7 +178,7 @@ def test_start_from_is_measured_first():
     with pytest.raises(ValueError, match=r"start_from\[0\]: .*f_decision_0"):
         ar.tune(SMALL, synthetic, database=None, progress=False,
                 start_from=[{"f_decision_0": 9}])
-    with pytest.raises(ValueError, match=r"start_from\[1\]: .*mode 'static'"):
+    with pytest.raises(ValueError, match=r"start_from\[1\]: .*not a static configuration"):
         ar.tune(SMALL, synthetic, database=None, progress=False, mode="static",
                 start_from=[start[0], start[1]])
 

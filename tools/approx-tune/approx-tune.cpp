@@ -239,13 +239,9 @@ std::string loadStart(const tune::Space &space, bool dynamic,
     }
     for (size_t i = 0; i < read.size(); ++i) {
       std::string where = csv ? path + ":" + std::to_string(lines[i]) : path;
-      std::vector<std::string> problems = space.validate(read[i]);
-      if (!problems.empty())
-        return where + ": " + problems.front();
-      tune::Config c = space.complete(read[i]);
-      if (!dynamic && !space.toStatic(c, error))
-        return where + ": " + error + " (--mode static)";
-      configs.push_back(std::move(c));
+      if (!space.toStart(read[i], dynamic, error))
+        return where + ": " + error;
+      configs.push_back(std::move(read[i]));
     }
   }
   return "";

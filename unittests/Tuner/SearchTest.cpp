@@ -183,6 +183,21 @@ TEST(SpaceTest, ToStaticChecksDecisionsAndResetsThresholds) {
                  "b_decision_1 = 0): not a static configuration");
 }
 
+TEST(SpaceTest, StartConfigurationsAreCheckedCompletedAndMadeStatic) {
+  Synthetic syn;
+  std::string why;
+  Config partial = {{"b_decision_0", 1}};
+  ASSERT_TRUE(syn.space.toStart(partial, /*dynamic=*/true, why)) << why;
+  EXPECT_EQ(partial.size(), syn.space.params.size()); // completed
+  EXPECT_EQ(partial.at("b_decision_0"), 1);
+  Config mixed = {{"b_decision_0", 1}};
+  EXPECT_FALSE(syn.space.toStart(mixed, /*dynamic=*/false, why));
+  EXPECT_NE(why.find("not a static configuration"), std::string::npos) << why;
+  Config unknown = {{"nope", 1}};
+  EXPECT_FALSE(syn.space.toStart(unknown, /*dynamic=*/true, why));
+  EXPECT_NE(why.find("nope"), std::string::npos) << why;
+}
+
 TEST(SearchTest, ASpaceJustAboveTheBudgetUsesTheWholeBudget) {
   // 125 static configurations, 100 evaluations: the ensemble must keep
   // finding new ones (techniques that converge are charged for repeats).

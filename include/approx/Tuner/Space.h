@@ -69,6 +69,11 @@ struct Space {
   /// else its thresholds are reset to the annotation's values (with equal
   /// decisions they select nothing).
   bool toStatic(Config &config, std::string &why) const;
+
+  /// `config` as a configuration a search starts from (TuneOptions::start):
+  /// valid, completed with the defaults and, for a static search, a point of
+  /// the static space; false with the first problem in `why` otherwise.
+  bool toStart(Config &config, bool dynamic, std::string &why) const;
 };
 
 /// Reads the seed's flat JSON configuration {"name": int, ...} with the
