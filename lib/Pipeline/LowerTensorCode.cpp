@@ -244,20 +244,30 @@ constexpr DotInstruction kVdpbf16ps = {"llvm.x86.avx512bf16.dpbf16ps.512",
                                        kBf16Features};
 constexpr const DotInstruction *kDotInstructions[] = {&kVpdpbusd, &kVdpbf16ps};
 
-bool hostHas(const DotInstruction &dot) {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return features.lookup("avx512f") && features.lookup("avx512bw") &&
-         features.lookup(dot.hostFeature);
+/// The instructions `choice` lets the lowering use (decided once per run).
+SmallVector<const DotInstruction *> usableDotInstructions(DotProduct choice) {
+  SmallVector<const DotInstruction *> usable;
+  if (choice == DotProduct::Loops)
+    return usable;
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  for (const DotInstruction *dot : kDotInstructions)
+    if (choice == DotProduct::Avx512 ||
+        (host.lookup("avx512f") && host.lookup("avx512bw") &&
+         host.lookup(dot->hostFeature)))
+      usable.push_back(dot);
+  return usable;
+}
+
+Type elementType(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
 }
 
 /// The instruction for a contraction's element types, if any: i8 x i8 -> i32
 /// or bf16 x bf16 -> f32.
 const DotInstruction *dotInstructionFor(linalg::LinalgOp op) {
-  auto element = [](Value v) {
-    return cast<ShapedType>(v.getType()).getElementType();
-  };
-  Type a = element(op.getDpsInputs()[0]), b = element(op.getDpsInputs()[1]),
-       c = element(op.getDpsInits()[0]);
+  Type a = elementType(op.getDpsInputs()[0]),
+       b = elementType(op.getDpsInputs()[1]),
+       c = elementType(op.getDpsInits()[0]);
   if (a != b)
     return nullptr;
   if (a.isInteger(8) && c.isInteger(32))
@@ -293,9 +303,6 @@ public:
   scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module);
 
 private:
-  static Type elementType(Value v) {
-    return cast<ShapedType>(v.getType()).getElementType();
-  }
   static SmallVector<utils::IteratorType> parallel(unsigned count) {
     return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
   }
@@ -539,14 +546,18 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
 /// products in register blocks of 8 x 32 (16 accumulators carried along K),
 /// B packed by groups along K. For vpdpbusd, whose first operand is
 /// unsigned, A is offset by 128 (a ^ 0x80) and 128 * colsum(B) subtracted
-/// from C first: exact in i32. Failure (shape or types) leaves the op as is.
+/// from C first: exact in i32. Failure (types without a `usable`
+/// instruction, shape) leaves the op as is.
 LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                             const DotInstruction &dot) {
+                             ArrayRef<const DotInstruction *> usable) {
+  const DotInstruction *found = dotInstructionFor(op);
+  if (!found || !llvm::is_contained(usable, found))
+    return failure();
+  const DotInstruction &dot = *found;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size(); // (batch,) m, n, k
-  if (ShapedType::isDynamicShape(ranges) || dotInstructionFor(op) != &dot ||
-      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols ||
-      ranges[loops - 1] % dot.group)
+  if (ShapedType::isDynamicShape(ranges) || ranges[loops - 3] % kBlockRows ||
+      ranges[loops - 2] % kBlockCols || ranges[loops - 1] % dot.group)
     return failure();
   rewriter.setInsertionPoint(op);
   DotLowering lowering(rewriter, op, dot);
@@ -696,13 +707,10 @@ struct LowerTensorCodePass
           op.hasPureTensorSemantics())
         contractions.push_back(op);
     });
-    auto use = [&](const DotInstruction *dot) {
-      return dot && (dotProduct == DotProduct::Avx512 ||
-                     (dotProduct == DotProduct::Host && hostHas(*dot)));
-    };
+    SmallVector<const DotInstruction *> usable =
+        usableDotInstructions(dotProduct);
     for (linalg::LinalgOp op : contractions)
-      if (!(use(dotInstructionFor(op)) &&
-            succeeded(dotContraction(rewriter, op, *dotInstructionFor(op)))) &&
+      if (failed(dotContraction(rewriter, op, usable)) &&
           failed(vectorizeContraction(rewriter, op)) &&
           failed(interchange(rewriter, op)))
         return signalPassFailure();
