@@ -72,19 +72,6 @@ def encoder(model, quantized, rounded=lambda x, w: qz(x, -1) @ qz(w, 0)):
     return jax.jit(model.encoder(linear=linear))
 
 
-def spread_texts(data, n_passages, n_questions):
-    """Passages evenly over the corpus; questions from every split."""
-    with open(os.path.join(data, "passages.tsv"), encoding="utf-8") as f:
-        rows = [line.rstrip("\n").split("\t", 2) for line in f]
-    passages = [f"{title}. {text}" for _, title, text in
-                rows[::max(1, len(rows) // n_passages)][:n_passages]]
-    questions = []
-    for split in ("tuning", "validation", "evaluation"):
-        with open(os.path.join(data, f"questions-{split}.tsv"), encoding="utf-8") as f:
-            questions += [line.split("\t", 1)[0] for line in f]
-    return passages, questions[:n_questions]
-
-
 GROUPS = [
     ("every linear layer", lambda n: True),
     ("Q, K, V", lambda n: "attention.self" in n),
@@ -103,8 +90,8 @@ def main():
                     help="passages over the whole corpus, questions from every split")
     args = ap.parse_args()
     model = MiniLM.load(args.model)
-    passages, questions = (spread_texts if args.spread else read_texts)(
-        args.data, args.passages, args.questions)
+    passages, questions = read_texts(args.data, args.passages, args.questions,
+                                     spread=args.spread)
     texts = passages + questions
     bs = batches(model, texts, args.batch, args.seq)
     counts = [min(args.batch, len(texts) - i) for i in range(0, len(texts), args.batch)]

@@ -30,6 +30,7 @@ by rank-biased overlap (approx-qos rbo-mean, p = 0.95); loss = 1 - RBO.
 Writes a markdown report to FILE (default benchmarks/results/ml/minilm.md).
 """
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -47,20 +48,23 @@ from approx_ml.minilm import MiniLM  # noqa: E402
 from approx_ml.native import tool  # noqa: E402
 
 
-def read_texts(data, n_passages, n_questions):
-    passages, questions = [], []
+def read_texts(data, n_passages, n_questions, spread=False):
+    """The first `n_passages` passages ("title. text") and `n_questions`
+    tuning questions of a compound-system data folder; with `spread`, the
+    passages evenly over the whole corpus and the questions from every split
+    (tuning, validation, evaluation)."""
     with open(os.path.join(data, "passages.tsv"), encoding="utf-8") as f:
-        for line in f:
-            _, title, text = line.rstrip("\n").split("\t", 2)
-            passages.append(f"{title}. {text}")
-            if len(passages) == n_passages:
-                break
-    with open(os.path.join(data, "questions-tuning.tsv"), encoding="utf-8") as f:
-        for line in f:
-            questions.append(line.split("\t", 1)[0])
-            if len(questions) == n_questions:
-                break
-    return passages, questions
+        rows = f.read().splitlines() if spread else [
+            line.rstrip("\n") for line in itertools.islice(f, n_passages)]
+    if spread:
+        rows = rows[::max(1, len(rows) // n_passages)][:n_passages]
+    passages = [f"{title}. {text}" for _, title, text in
+                (row.split("\t", 2) for row in rows)]
+    questions = []
+    for split in ("tuning", "validation", "evaluation") if spread else ("tuning",):
+        with open(os.path.join(data, f"questions-{split}.tsv"), encoding="utf-8") as f:
+            questions += [line.split("\t", 1)[0] for line in f]
+    return passages, questions[:n_questions]
 
 
 def batches(model, texts, batch, seq):

@@ -36,17 +36,12 @@ def cosines(a, b):
 mlir = am.export_to_mlir(fn, x, mask, *model.weights(), name="minilm")
 native = am.compile_module(mlir, exact=True).minilm(x, mask, *model.weights())[:3]
 print(f"ours exact vs xla: worst cosine {cosines(native, xla).min():.6f}")
-for k in (1, 3):  # int8 matmuls; 3: the weights' only (attention stays f32)
-    dq = am.inject_annotations(mlir, "minilm", {"static_transform": dict(
-        transform_type="decode_quantize", knob_val=k, decision_values=[0, k])})
-    approx = am.compile_module(dq).minilm(x, mask, *model.weights())[:3]
+# int8 matmuls (3: the weights' only, attention stays f32); bf16 matmuls
+# (AVX-512 BF16 dot products where the CPU has them), the rest f32.
+for kind, k in (("decode_quantize", 1), ("decode_quantize", 3), ("precision_reduce", 3)):
+    annotated = am.inject_annotations(mlir, "minilm", {"static_transform": dict(
+        transform_type=kind, knob_val=k, decision_values=[0, k])})
+    approx = am.compile_module(annotated).minilm(x, mask, *model.weights())[:3]
     c = cosines(approx, xla)
-    print(f"decode_quantize {k} vs xla: worst cosine {c.min():.6f}, "
+    print(f"{kind} {k} vs xla: worst cosine {c.min():.6f}, "
           f"{'identical' if np.array_equal(approx, native) else 'approximate'}")
-# bf16 matmuls (AVX-512 BF16 dot products where the CPU has them), the rest f32
-pr = am.inject_annotations(mlir, "minilm", {"static_transform": dict(
-    transform_type="precision_reduce", knob_val=3, decision_values=[0, 3])})
-approx = am.compile_module(pr).minilm(x, mask, *model.weights())[:3]
-c = cosines(approx, xla)
-print(f"precision_reduce 3 vs xla: worst cosine {c.min():.6f}, "
-      f"{'identical' if np.array_equal(approx, native) else 'approximate'}")
