@@ -224,6 +224,26 @@ TEST(EngineLoadTest, EmbeddingsAreNormalisedAndDeterministic) {
   allm_free(m);
 }
 
+TEST(EngineLoadTest, TokenizesWithSpecialTokensAndTruncatesKeepingTheLast) {
+  allm_load_params lp = allm_load_defaults();
+  lp.embeddings = 1;
+  std::string path = modelsDir() + "/all-minilm-l6-v2.gguf";
+  allm_model *m = allm_load(path.c_str(), &lp);
+  ASSERT_NE(m, nullptr) << allm_last_error();
+  // BERT's WordPiece vocabulary: [CLS] hello world [SEP], lower-cased.
+  int32_t ids[8];
+  ASSERT_EQ(allm_tokenize(m, "Hello world", 1, ids, 8), 4) << allm_last_error();
+  EXPECT_EQ(std::vector<int32_t>(ids, ids + 4), (std::vector<int32_t>{101, 7592, 2088, 102}));
+  ASSERT_EQ(allm_tokenize(m, "Hello world", 0, ids, 8), 2);
+  EXPECT_EQ(ids[0], 7592);
+  // Three slots: the first two tokens and the last ([SEP]); the full count.
+  int32_t few[3];
+  ASSERT_EQ(allm_tokenize(m, "hello world hello world", 1, few, 3), 6);
+  EXPECT_EQ(std::vector<int32_t>(few, few + 3), (std::vector<int32_t>{101, 7592, 102}));
+  EXPECT_EQ(allm_tokenize(m, nullptr, 1, few, 3), -1);
+  allm_free(m);
+}
+
 TEST(EngineLoadTest, BatchedEmbeddingsEqualSingleOnesAndTruncateOnlyWhenAsked) {
   allm_load_params lp = allm_load_defaults();
   lp.embeddings = 1;

@@ -113,6 +113,13 @@ int allm_generate(allm_model *model, const char *prompt,
 /* Tokens of `text` as the model sees it (with BOS when `add_bos`). */
 int allm_count_tokens(allm_model *model, const char *text, int add_bos);
 
+/* The token ids of `text` (with the model's special tokens, e.g. BERT's
+ * [CLS] ... [SEP], when `add_special`) into `out`. A text of more than `cap`
+ * tokens keeps its first cap - 1 and its last one, as sentence-transformers
+ * truncates. Returns the text's full token count (more than `cap` when it
+ * was truncated) or -1. */
+int allm_tokenize(allm_model *model, const char *text, int add_special, int32_t *out, int cap);
+
 /* Embedding dimension; mean-pooled, L2-normalised embedding of `text` into
  * `out` (allm_n_embd floats). The model must be loaded with embeddings=1.
  * Returns the dimension or -1. */

@@ -569,6 +569,22 @@ int allm_count_tokens(allm_model *m, const char *text, int addBos) {
   return tokenize(m, text, addBos, tokens) ? (int)tokens.size() : -1;
 }
 
+int allm_tokenize(allm_model *m, const char *text, int addSpecial, int32_t *out, int cap) {
+  if (!m || !text || (!out && cap > 0) || cap < 0)
+    return fail("allm_tokenize: null model, text or output");
+  std::vector<llama_token> tokens;
+  if (!tokenize(m, text, addSpecial, tokens))
+    return -1;
+  int n = (int)tokens.size();
+  if (n > cap && cap > 0) {
+    std::copy(tokens.begin(), tokens.begin() + cap - 1, out);
+    out[cap - 1] = tokens.back();
+  } else if (n <= cap) {
+    std::copy(tokens.begin(), tokens.end(), out);
+  }
+  return n;
+}
+
 int allm_n_embd(const allm_model *m) { return m ? llama_model_n_embd(m->model) : -1; }
 
 int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
