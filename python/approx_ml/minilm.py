@@ -68,13 +68,27 @@ class MiniLM:
         """The encoder's weights, in the order `encoder()` takes them."""
         return sorted(k for k in self.w if k != "embeddings.word_embeddings.weight")
 
-    def weights(self) -> list:
-        return [self.w[k] for k in self.weight_names()]
+    def is_linear(self, name: str) -> bool:
+        """Whether weight `name` is a linear layer's matrix ([out, in] in
+        the checkpoint)."""
+        return name.startswith("encoder.") and self.w[name].ndim == 2
 
-    def encoder(self, *, layers: int | None = None, linear=None):
+    def weights(self, *, transposed: bool = False) -> list:
+        """The encoder's weights in `weight_names()` order; with
+        `transposed`, the linear layers' matrices as [in, out] (for
+        `encoder(transposed=True)`)."""
+        return [np.ascontiguousarray(self.w[k].T) if transposed and self.is_linear(k)
+                else self.w[k] for k in self.weight_names()]
+
+    def encoder(self, *, layers: int | None = None, linear=None,
+                transposed: bool = False):
         """The encoder as a JAX function (x, mask, *weights) -> normalised
         embeddings. `linear(x, w, name)`, if given, computes the linear layer
-        `name` (x @ w with w [in, out], before the bias) instead of x @ w."""
+        `name` (x @ w with w [in, out], before the bias) instead of x @ w.
+        With `transposed`, the function takes the linear layers' matrices
+        already as [in, out] (`weights(transposed=True)`): a call then does
+        not transpose 10.6 M weights, which for a small batch costs as much
+        as the encoder's arithmetic."""
         import jax
         import jax.numpy as jnp
 
@@ -96,7 +110,7 @@ class MiniLM:
                     w[name + ".bias"]
 
             def lin(x, name):
-                wt = w[name + ".weight"].T
+                wt = w[name + ".weight"] if transposed else w[name + ".weight"].T
                 y = x @ wt if linear is None else linear(x, wt, name)
                 return y + w[name + ".bias"]
 
