@@ -47,11 +47,13 @@ from corpus import VALIDATION_FACTOR  # noqa: E402  (the splits' sizes are corpu
 @dataclass(frozen=True)
 class Spec:
     """A compound system: its source, whether it reads the passage
-    embeddings, its question files (<prefix>-<split>.tsv) and their metric
+    embeddings, whether it embeds questions with our compiled MiniLM
+    (--embedder), its question files (<prefix>-<split>.tsv) and their metric
     (approx-qos), and the paper's knobs, configuration space and speedups
     at <= 3/6/9 % (Table 2, Fig. 7; None where the paper does not say)."""
     source: str
     embeddings: bool
+    embedder: bool
     questions: str
     metric: str
     paper_knobs: Optional[int]
@@ -60,11 +62,11 @@ class Spec:
 
 
 SYSTEMS = {
-    "rag_bm25": Spec("rag_bm25/rag_bm25.c", False, "questions", "nq-accuracy", 4, 9.6e8,
+    "rag_bm25": Spec("rag_bm25/rag_bm25.c", False, False, "questions", "nq-accuracy", 4, 9.6e8,
                      {"dynamic": [1.00, 1.23, 1.57], "static": [1.00, 1.00, 1.00]}),
-    "rag_kb": Spec("rag_kb/rag_kb.c", True, "questions", "nq-accuracy", 4, 1.8e7,
+    "rag_kb": Spec("rag_kb/rag_kb.c", True, True, "questions", "nq-accuracy", 4, 1.8e7,
                    {"dynamic": [2.64, 2.64, 3.04], "static": [1.69, 1.93, 2.27]}),
-    "llm_tools": Spec("llm_tools/llm_tools.c", True, "tools", "graded-accuracy", None, 1.7e25,
+    "llm_tools": Spec("llm_tools/llm_tools.c", True, False, "tools", "graded-accuracy", None, 1.7e25,
                       {"dynamic": [1.09, 1.20, 1.20], "static": [1.09, 1.20, 1.20]}),
 }
 EMBEDDING_MODEL = "all-minilm-l6-v2"
@@ -105,6 +107,8 @@ class System:
                       if spec.embeddings else [])
         if spec.embeddings:
             embed_corpus(args)
+        if spec.embedder:
+            self.extra += ["--embedder", build_embedder(args)]
         self.args, self.tools = args, tools
         self.work = os.path.join(work, name)
         self.refdir = os.path.join(self.work, "ref")
@@ -502,6 +506,20 @@ def embed_corpus(args):
                     os.path.join(args.models, EMBEDDING_MODEL + ".gguf"),
                     "--approx-llm", os.path.join(args.build, "bin", "approx-llm"),
                     "--cache", os.path.join(args.cache, "embeddings")], check=True)
+
+
+def build_embedder(args):
+    """The query embedder's folder (python -m approx_ml.embedder: MiniLM
+    compiled by our ML route, one library per build; cached, rebuilt when
+    the model or approx-compile changes)."""
+    out = os.path.join(args.cache, "embedder")
+    log(f"query embedder ({EMBEDDING_MODEL} through our ML route; built once)")
+    subprocess.run([os.path.join(args.venv, "bin", "python"), "-m", "approx_ml.embedder",
+                    "--model", os.path.join(args.models, EMBEDDING_MODEL + ".hf"),
+                    "--out", out], check=True,
+                   env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
+                            APPROX_BIN=os.path.join(args.build, "bin")))
+    return out
 
 
 # The paper's generalisation gap per system (tuning vs evaluation QoS loss,

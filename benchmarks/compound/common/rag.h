@@ -35,22 +35,28 @@ static void die(const char *fmt, ...) {
 /* ---- Command line ------------------------------------------------------- */
 
 typedef struct {
-  const char *passages, *questions, *models, *output, *trace, *embeddings;
+  const char *passages, *questions, *models, *output, *trace, *embeddings, *embedder;
 } rag_args;
 
+/* The optional arguments a system takes (rag_parse_args's `extra`). */
+enum { RAG_EMBEDDINGS = 1, RAG_EMBEDDER = 2 };
+
 /* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE],
- * and --embeddings FILE where `with_embeddings`; anything else prints
+ * with --embeddings FILE where `extra` has RAG_EMBEDDINGS and --embedder DIR
+ * where it has RAG_EMBEDDER (both required then); anything else prints
  * `usage` and exits with status 2. */
-static rag_args rag_parse_args(int argc, char **argv, const char *usage, int with_embeddings) {
-  rag_args a = {0, 0, 0, 0, 0, 0};
+static rag_args rag_parse_args(int argc, char **argv, const char *usage, int extra) {
+  rag_args a = {0, 0, 0, 0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     const char **slot = !strcmp(argv[i], "--passages")    ? &a.passages
                         : !strcmp(argv[i], "--questions") ? &a.questions
                         : !strcmp(argv[i], "--models")    ? &a.models
                         : !strcmp(argv[i], "--output")    ? &a.output
                         : !strcmp(argv[i], "--trace")     ? &a.trace
-                        : !strcmp(argv[i], "--embeddings") && with_embeddings ? &a.embeddings
-                                                                               : 0;
+                        : !strcmp(argv[i], "--embeddings") && (extra & RAG_EMBEDDINGS)
+                            ? &a.embeddings
+                        : !strcmp(argv[i], "--embedder") && (extra & RAG_EMBEDDER) ? &a.embedder
+                                                                                   : 0;
     if (!slot || i + 1 >= argc) {
       fprintf(stderr, "usage: %s\n", usage);
       exit(2);
@@ -58,7 +64,7 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int wit
     *slot = argv[++i];
   }
   if (!a.passages || !a.questions || !a.models || !a.output ||
-      (with_embeddings && !a.embeddings)) {
+      ((extra & RAG_EMBEDDINGS) && !a.embeddings) || ((extra & RAG_EMBEDDER) && !a.embedder)) {
     fprintf(stderr, "usage: %s\n", usage);
     exit(2);
   }

@@ -495,7 +495,7 @@ int main(int argc, char **argv) {
                                  "llm_tools --passages FILE --embeddings FILE --questions FILE "
                                  "--models DIR --output FILE [--trace FILE] [--tool NAME]\n"
                                  "       llm_tools --facts N",
-                                 1);
+                                 RAG_EMBEDDINGS);
   int ndocs = rag_read_passages(args.passages, PASSAGES);
   char **qlines;
   int nq = rag_read_questions(args.questions, &qlines);
