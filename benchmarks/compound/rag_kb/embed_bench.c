@@ -14,9 +14,10 @@
  * query embedding (questions with the same top passage; mean overlap of
  * the top 5). Plain C, built with the project's compiler (no knobs):
  *   cc -O2 embed_bench.c -I runtime/llm/include -L build/lib -lapprox_llm */
+#include "../common/rag.h"
+/* (after rag.h, which they need) */
 #include "../common/kb_retrieval.h"
 #include "../common/minilm_embedder.h"
-#include "../common/rag.h"
 
 /* rag.h's knob hooks (the systems' prompts); unused here. */
 int passage_words(void) { return 0; }

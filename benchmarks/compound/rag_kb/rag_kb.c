@@ -43,16 +43,15 @@
  *  - answer_tokens:  maximum new tokens: 24 (exact), 12, 8 or 5.
  * The similarity score is the top passage's cosine similarity to the
  * question in percent (0..100): a close passage makes an easy question. */
+#include "../common/rag.h"
 #include "../common/kb_retrieval.h"
 #include "../common/minilm_embedder.h"
-#include "../common/rag.h"
 
 enum { RANKED = 5 };
 
 /* ---- Query embedding ----------------------------------------------------- */
 
-// @approx:static_transform transform_type=func_substitute knob_val=0
-// decision_values=[0, 1, 2, 3]
+// @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3]
 void embed_questions(kb_embedder *e, const char *const *questions, int n, float *out) {
   kb_minilm_embed(e, 0, questions, n, out);
 }
@@ -176,8 +175,7 @@ int main(int argc, char **argv) {
   }
   double wall = bench_now() - t0;
   fprintf(stderr,
-          "rag_kb: %d questions (embedder %s, %d truncated to %d tokens), %d "
-          "passages, %d "
+          "rag_kb: %d questions (embedder %s, %d truncated to %d tokens), %d passages, %d "
           "topics; parse %.3f s, embed %.3f s, retrieval %.3f s, generation %.3f s",
           nq, embedder.names[embedder.last_build], embedder.truncated,
           embedder.seqs[embedder.nseqs - 1], ndocs, index.ntopics, t_parse, t_embed, t_retrieve,
