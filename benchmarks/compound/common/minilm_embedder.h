@@ -68,8 +68,8 @@ static void kb_memref_init(kb_memref *m, void *data, int rank, const int64_t *si
 }
 
 /* Reads DIR/embedder.txt and DIR/weights.f32, opens DIR/minilm-<k>-<seq>.so
- * for every build and sequence length and the tokenizer of MODELS/EMBEDDING_MODEL; a missing or
- * malformed file is a located error. */
+ * for every build and sequence length and the tokenizer of
+ * MODELS/EMBEDDING_MODEL; a missing or malformed file is a located error. */
 static void kb_load_minilm(kb_embedder *e, const char *models, const char *dir) {
   char path[4096], line[512], name[256];
   memset(e, 0, sizeof *e);
@@ -82,7 +82,7 @@ static void kb_load_minilm(kb_embedder *e, const char *models, const char *dir) 
   int ranks[MINILM_WEIGHTS + 1];
   while (fgets(line, sizeof line, f)) {
     ln++;
-    int k, rank, n;
+    int k, rank;
     long long d[MINILM_MAX_RANK] = {0, 0, 0};
     if (ln == 1 && strcmp(line, "approx-minilm-embedder 1\n"))
       die("%s:1: not an embedder manifest of format 1", path);
@@ -121,7 +121,7 @@ static void kb_load_minilm(kb_embedder *e, const char *models, const char *dir) 
       total += count;
       continue;
     }
-    if (sscanf(line, "build %d %31s%n", &k, name, &n) == 2) {
+    if (sscanf(line, "build %d %31s", &k, name) == 2) {
       if (k < 0 || k >= e->nbuilds || k >= MINILM_MAX_BUILDS)
         die("%s:%d: build %d of %d", path, ln, k, e->nbuilds);
       snprintf(e->names[k], sizeof e->names[k], "%s", name);
