@@ -36,6 +36,12 @@ def cosines(a, b):
 mlir = am.export_to_mlir(fn, x, mask, *model.weights(), name="minilm")
 native = am.compile_module(mlir, exact=True).minilm(x, mask, *model.weights())[:3]
 print(f"ours exact vs xla: worst cosine {cosines(native, xla).min():.6f}")
+# The linear layers' weights given as [in, out] (the kb system's compiled
+# query embedder): the same network.
+wt = model.weights(transposed=True)
+mlir_t = am.export_to_mlir(model.encoder(transposed=True), x, mask, *wt, name="minilm")
+native_t = am.compile_module(mlir_t, exact=True).minilm(x, mask, *wt)[:3]
+print(f"ours exact, transposed weights vs xla: worst cosine {cosines(native_t, xla).min():.6f}")
 # int8 matmuls (3: the weights' only, attention stays f32); bf16 matmuls
 # (AVX-512 BF16 dot products where the CPU has them), the rest f32.
 for kind, k in (("decode_quantize", 1), ("decode_quantize", 3), ("precision_reduce", 3)):
