@@ -63,8 +63,9 @@ def _inputs(model_dir: str, batch: int, seqs: list) -> str:
             f"builds={','.join(n for n, _ in BUILDS)}")
 
 
-def _libraries(seqs: list) -> list:
-    return [f"minilm-{k}-{seq}.so" for k in range(len(BUILDS)) for seq in seqs]
+def _library(build: int, seq: int) -> str:
+    """The file of build `build` at `seq` tokens (minilm_embedder.h opens it)."""
+    return f"minilm-{build}-{seq}.so"
 
 
 def _up_to_date(out: str, inputs: str, seqs: list) -> bool:
@@ -74,7 +75,8 @@ def _up_to_date(out: str, inputs: str, seqs: list) -> bool:
     except OSError:
         return False
     return len(lines) > 1 and lines[0] == FORMAT and lines[1] == inputs and all(
-        os.path.exists(os.path.join(out, lib)) for lib in _libraries(seqs))
+        os.path.exists(os.path.join(out, _library(k, seq)))
+        for k in range(len(BUILDS)) for seq in seqs)
 
 
 def build(model_dir: str, out: str, *, batch: int = 16, seqs=(16, 32),
@@ -110,7 +112,7 @@ def build(model_dir: str, out: str, *, batch: int = 16, seqs=(16, 32),
                         transform_type=knob[0], knob_val=knob[1],
                         decision_values=[0, knob[1]])})
                 build_library(text, exact=knob is None,
-                              library=os.path.join(tmp, f"minilm-{k}-{seq}.so"))
+                              library=os.path.join(tmp, _library(k, seq)))
                 done += 1
                 log(f"library {done}/{len(BUILDS) * len(seqs)} ({name}, {seq} tokens) in "
                     f"{time.perf_counter() - start:.1f} s")

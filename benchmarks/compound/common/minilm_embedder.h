@@ -47,8 +47,7 @@ typedef struct {
   allm_model *vocab; /* the GGUF, for its tokenizer */
   int batch, nseqs, seqs[MINILM_MAX_SEQS], hidden, vocab_size, nbuilds, truncated;
   int last_build; /* the build of the last kb_minilm_embed */
-  float *table;   /* word embeddings [vocab_size, hidden] */
-  float *data;    /* every tensor, table first */
+  float *table;   /* every tensor, the word embeddings [vocab_size, hidden] first */
   kb_memref weights[MINILM_WEIGHTS];
   void *weight_ptrs[MINILM_WEIGHTS];
   kb_minilm_fn fn[MINILM_MAX_BUILDS][MINILM_MAX_SEQS];
@@ -139,12 +138,11 @@ static void kb_load_minilm(kb_embedder *e, const char *models, const char *dir) 
 
   snprintf(path, sizeof path, "%s/weights.f32", dir);
   long len;
-  e->data = (float *)read_all(path, &len);
+  e->table = (float *)read_all(path, &len);
   if (len != total * (long)sizeof(float))
     die("%s: %ld bytes, the manifest's tensors hold %lld", path, len,
         (long long)total * (long long)sizeof(float));
-  e->table = e->data;
-  float *at = e->data + shapes[0][0] * shapes[0][1];
+  float *at = e->table + shapes[0][0] * shapes[0][1];
   for (int t = 1; t < nt; t++) {
     kb_memref_init(&e->weights[t - 1], at, ranks[t], shapes[t]);
     e->weight_ptrs[t - 1] = &e->weights[t - 1];
