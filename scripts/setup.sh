@@ -9,7 +9,7 @@ packages=(
   cmake ninja-build ccache mold g++ python3 python3-venv git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
   libclang-22-dev libclang-cpp22-dev
-  libgtest-dev libsqlite3-dev libclang-rt-22-dev python3-dev
+  libgtest-dev libsqlite3-dev libclang-rt-22-dev libomp-22-dev python3-dev
   libopenmpi-dev openmpi-bin bc
 )
 

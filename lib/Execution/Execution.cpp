@@ -154,6 +154,9 @@ JitModule::create(StringRef source, StringRef bufferName,
                                 /*targetMachine=*/nullptr);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
+  // LLVM's OpenMP runtime, which tensor code's parallel loops call.
+  StringRef sharedLibs[] = {APPROX_OMP_LIBRARY};
+  engineOptions.sharedLibPaths = sharedLibs;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   auto engine = ExecutionEngine::create(*lowered->module, engineOptions);

@@ -14,8 +14,11 @@
 //     matmuls loop as (batch,) i, k, j, which clang vectorizes along rows.
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
-//  3. linalg to loops (buffer copies included), strided metadata, affine,
-//     bf16 conversions as integer ops, erf/erfc as vectorizable polynomials.
+//  3. linalg to loops (parallel dimensions as scf.parallel; buffer copies
+//     included), strided metadata, affine, bf16 conversions as integer ops;
+//  4. the outermost independent loop of each nest on OpenMP threads where it
+//     carries enough work (Parallelize.cpp), the other loops sequential;
+//  5. erf/erfc and exp as vectorizable polynomials.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerTensorCode.h"
@@ -117,6 +120,10 @@ bool hasTensors(ModuleOp module) {
       .wasInterrupted();
 }
 
+void markIndependent(Operation *loop) {
+  loop->setAttr(kIndependentIterations, UnitAttr::get(loop->getContext()));
+}
+
 /// Tiles `op` by `sizes` (0 = untiled), replacing it; the tiled op.
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
                             ArrayRef<int64_t> sizes) {
@@ -128,6 +135,8 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   if (failed(r))
     return failure();
   rewriter.replaceOp(op, r->replacements);
+  if (!r->loops.empty())
+    markIndependent(r->loops.front());
   return r->tiledOps.back();
 }
 
@@ -539,6 +548,7 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
                       .getResult();
         return scf::ValueVector{out};
       });
+  markIndependent(nest.loops.front());
   return nest.results;
 }
 
@@ -605,6 +615,22 @@ void callDotInstructions(ModuleOp module) {
   }
 }
 
+/// The alloca scopes convert-scf-to-openmp wraps each loop body in, inlined
+/// where they hold no alloca (a scope must stay one block, and scf to cf
+/// splits the loops inside it). One left is an error.
+LogicalResult inlineAllocaScopes(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  memref::AllocaScopeOp::getCanonicalizationPatterns(patterns,
+                                                     module.getContext());
+  if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    return failure();
+  WalkResult left = module.walk([](memref::AllocaScopeOp scope) {
+    scope->emitOpError("holds stack allocations in a loop run on threads");
+    return WalkResult::interrupt();
+  });
+  return failure(left.wasInterrupted());
+}
+
 /// Elementwise chains fused into their consumers (JAX writes one op per
 /// step, broadcasts and transposes included): one loop nest per chain and
 /// no tensor in between. Transposes, broadcasts, maps and reductions become
@@ -655,7 +681,8 @@ struct LowerTensorCodePass
 
   LowerTensorCodePass()
       : tensorPipeline(ModuleOp::getOperationName()),
-        loopPipeline(ModuleOp::getOperationName()) {
+        loopPipeline(ModuleOp::getOperationName()),
+        threadPipeline(ModuleOp::getOperationName()) {
     bufferization::OneShotBufferizePassOptions bufferize;
     bufferize.bufferizeFunctionBoundaries = true;
     bufferize.functionBoundaryTypeConversion =
@@ -663,7 +690,7 @@ struct LowerTensorCodePass
     tensorPipeline.addPass(bufferization::createOneShotBufferizePass(bufferize));
     bufferization::buildBufferDeallocationPipeline(tensorPipeline);
     tensorPipeline.addPass(createConvertBufferizationToMemRefPass());
-    loopPipeline.addPass(createConvertLinalgToLoopsPass());
+    loopPipeline.addPass(createConvertLinalgToParallelLoopsPass());
     // A register block's 2-D transfers as unrolled row transfers.
     loopPipeline.addPass(createConvertVectorToSCFPass(
         VectorTransferToSCFOptions().enableFullUnroll()));
@@ -673,10 +700,12 @@ struct LowerTensorCodePass
     arith::ArithExpandOpsPassOptions expand;
     expand.includeBf16 = true;
     loopPipeline.addPass(arith::createArithExpandOpsPass(expand));
+    threadPipeline.addPass(createConvertSCFToOpenMPPass());
   }
   LowerTensorCodePass(const LowerTensorCodePass &other)
       : PassWrapper(other), tensorPipeline(other.tensorPipeline),
-        loopPipeline(other.loopPipeline) {}
+        loopPipeline(other.loopPipeline), threadPipeline(other.threadPipeline) {
+  }
 
   Option<DotProduct> dotProduct{
       *this, "dot-product", llvm::cl::desc(kDotProductDescription),
@@ -689,6 +718,7 @@ struct LowerTensorCodePass
   void getDependentDialects(DialectRegistry &registry) const override {
     tensorPipeline.getDependentDialects(registry);
     loopPipeline.getDependentDialects(registry);
+    threadPipeline.getDependentDialects(registry);
     registry.insert<linalg::LinalgDialect, LLVM::LLVMDialect, scf::SCFDialect,
                     tensor::TensorDialect, vector::VectorDialect>();
   }
@@ -727,6 +757,11 @@ struct LowerTensorCodePass
     });
     if (failed(runPipeline(loopPipeline, module)))
       return signalPassFailure();
+    // Large independent loops on OpenMP threads.
+    chooseParallelLoops(module);
+    if (failed(runPipeline(threadPipeline, module)) ||
+        failed(inlineAllocaScopes(module)))
+      return signalPassFailure();
     // erf / erfc (BERT's GELU) as polynomials the vectorizer handles, not
     // one libm call per element.
     if (failed(expandErf(module)))
@@ -734,7 +769,7 @@ struct LowerTensorCodePass
     expandExp(module);
   }
 
-  OpPassManager tensorPipeline, loopPipeline;
+  OpPassManager tensorPipeline, loopPipeline, threadPipeline;
 };
 
 } // namespace

@@ -264,7 +264,7 @@ int main(int argc, char **argv) {
     args.push_back("-L" + dir);
   for (const std::string &lib : libs)
     args.push_back("-l" + lib);
-  for (const char *lib : {"-lapprox_runtime", "-lpthread", "-lm"})
+  for (const std::string &lib : approx::tools::runtimeLibraries())
     args.push_back(lib);
   for (const std::string &arg : linkerArgs)
     args.push_back("-Wl," + arg);

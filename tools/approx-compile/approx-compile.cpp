@@ -174,9 +174,8 @@ int main(int argc, char **argv) {
       args.push_back("-L" + dir);
     for (const std::string &lib : libs)
       args.push_back("-l" + lib);
-    args.push_back("-lapprox_runtime");
-    args.push_back("-lpthread");
-    args.push_back("-lm");
+    for (const std::string &lib : approx::tools::runtimeLibraries())
+      args.push_back(lib);
   }
   if (approx::tools::runTool("approx-compile", clangPath, args))
     return 1;

@@ -32,6 +32,17 @@ inline std::string runtimeLibDir(const char *argv0, void *anchor) {
   return std::string(dir);
 }
 
+#ifdef APPROX_OMP_LIBRARY
+/// What compiled programs link after the user's libraries: the approx
+/// runtime, LLVM's OpenMP runtime (tensor code's parallel loops; a dependency
+/// only of code that calls it), pthreads and libm.
+inline std::vector<std::string> runtimeLibraries() {
+  return {"-lapprox_runtime", "-Wl,--push-state,--as-needed",
+          APPROX_OMP_LIBRARY, "-Wl,--pop-state",
+          "-lpthread",        "-lm"};
+}
+#endif
+
 /// Shows only the options of `categories` (and --help, --version) in
 /// --help, as clang does; LLVM's own options stay listed by --help-hidden.
 inline void showOnlyOwnOptions(

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 using approx::CompileOptions;
 using approx::JitModule;
@@ -163,6 +164,43 @@ approx.util.annotation.static_transform <{func_name = "g",
                      "transform' op annotated function 'g' is not defined"),
             std::string::npos)
       << msg;
+}
+
+/// Tensor code whose loop runs on OpenMP threads: the JIT loads LLVM's
+/// OpenMP runtime for it.
+TEST(JitTest, TensorCodeRunsOnThreads) {
+  const char *program = R"mlir(
+func.func @twice(%x: tensor<256x512xf32>) -> tensor<256x512xf32>
+    attributes {llvm.emit_c_interface} {
+  %e = tensor.empty() : tensor<256x512xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x512xf32>) outs(%e : tensor<256x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.addf %v, %v : f32
+    linalg.yield %y : f32
+  } -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+)mlir";
+  auto jit = JitModule::create(program, "twice.mlir", {});
+  ASSERT_TRUE(bool(jit)) << llvm::toString(jit.takeError());
+  struct Memref2D {
+    float *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  };
+  using TwiceFn = void(Memref2D *, Memref2D *);
+  auto twice = (*jit)->function<TwiceFn>("_mlir_ciface_twice");
+  ASSERT_TRUE(bool(twice));
+  std::vector<float> x(256 * 512);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i % 1000);
+  Memref2D in{x.data(), x.data(), 0, {256, 512}, {512, 1}}, out{};
+  (*twice)(&out, &in);
+  for (size_t i = 0; i < x.size(); ++i)
+    ASSERT_EQ(out.aligned[i], 2 * x[i]) << i;
+  _mlir_memref_to_llvm_free(out.allocated);
 }
 
 TEST(JitTest, MissingSymbolIsAnError) {

@@ -1,0 +1,79 @@
+// Threads in approx-lower-tensor-code (lib/Pipeline/Parallelize.cpp): the
+// outermost independent loop of a nest runs on OpenMP threads
+// (omp.parallel + omp.wsloop) when it carries enough work; its innermost
+// dimension stays a sequential loop (vectorizable), loops inside it stay
+// sequential (no nested threads), and small loops stay on the calling thread.
+// Execution (results identical on 1 and 2 threads):
+// test/Execution/threads.mlir.
+// RUN: approx-opt %s --approx-lower-tensor-code | FileCheck %s
+
+// A contraction's register-block tiles: the M tiles on threads, the N tiles
+// and the K loop inside them sequential.
+// CHECK-LABEL: func.func @big_matmul(
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop {
+// CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NOT: omp.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT: omp.
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: omp.yield
+// The 64 x 256 copy of the result is too small for threads.
+// CHECK-NOT: omp.parallel
+// CHECK: return
+func.func @big_matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// Elementwise, rank 3: the two outer dimensions collapsed on threads, the
+// innermost a loop of each thread.
+// CHECK-LABEL: func.func @big_elementwise(
+// CHECK: omp.parallel {
+// CHECK: omp.loop_nest (%[[B:.*]], %[[R:.*]]) : index = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %{{.*}}) collapse(2) {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.load %{{.*}}[%[[B]], %[[R]], %[[J]]] : memref<8x64x256xf32>
+// CHECK: return
+func.func @big_elementwise(%x: tensor<8x64x256xf32>) -> tensor<8x64x256xf32> {
+  %e = tensor.empty() : tensor<8x64x256xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(b,i,j)->(b,i,j)>, affine_map<(b,i,j)->(b,i,j)>], iterator_types = ["parallel","parallel","parallel"]} ins(%x : tensor<8x64x256xf32>) outs(%e : tensor<8x64x256xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.tanh %v : f32
+    linalg.yield %y : f32
+  } -> tensor<8x64x256xf32>
+  return %t : tensor<8x64x256xf32>
+}
+
+// A reduction: its rows on threads, each row's sum on one thread, in order
+// (no reduction is split across threads).
+// CHECK-LABEL: func.func @row_sums(
+// CHECK: omp.loop_nest (%[[ROW:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.load %{{.*}}[%[[ROW]], %[[COL]]]
+// CHECK: arith.addf {{.*}} fastmath<reassoc>
+// CHECK: return
+func.func @row_sums(%x: tensor<512x384xf32>, %init: tensor<512xf32>) -> tensor<512xf32> {
+  %t = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i)>], iterator_types = ["parallel","reduction"]} ins(%x : tensor<512x384xf32>) outs(%init : tensor<512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.addf %v, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<512xf32>
+  return %t : tensor<512xf32>
+}
+
+// 32 elements: not worth waking threads.
+// CHECK-LABEL: func.func @small(
+// CHECK-NOT: omp.
+// CHECK: scf.for
+// CHECK-NEXT: scf.for
+// CHECK-NOT: omp.
+// CHECK: return
+func.func @small(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i,j)>], iterator_types = ["parallel","parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.tanh %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
