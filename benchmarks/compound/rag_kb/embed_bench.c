@@ -1,6 +1,7 @@
 /* The kb system's query embedder: each build of all-MiniLM-L6-v2 compiled by
- * our ML route (common/minilm_embedder.h) against the same model's GGUF run
- * by llama.cpp (allm_embed_batch, all cores), on real questions.
+ * our ML route (common/minilm_embedder.h; OpenMP threads, OMP_NUM_THREADS)
+ * against the same model's GGUF run by llama.cpp (allm_embed_batch, all
+ * cores unless APPROX_LLM_THREADS says), on real questions.
  *
  *   embed_bench --embedder DIR --models DIR --questions FILE [--reps N]
  *               [--passages FILE --embeddings FILE]
@@ -69,11 +70,10 @@ int main(int argc, char **argv) {
   int *ref_top = malloc(sizeof(int) * n * TOP), top[TOP], scored;
   if (passages)
     index = kb_build(embeddings, rag_read_passages(passages, TOP));
-  const char *threads = getenv("APPROX_LLM_THREADS");
-  printf("%d questions; median of %d passes; ours on one thread, llama.cpp on "
-         "%s%s\n",
-         n, reps, threads ? threads : "all cores",
-         threads ? " thread(s) (APPROX_LLM_THREADS)" : "");
+  const char *threads = getenv("APPROX_LLM_THREADS"), *omp = getenv("OMP_NUM_THREADS");
+  printf("%d questions; median of %d passes; ours on %s%s, llama.cpp on %s%s\n", n, reps,
+         omp ? omp : "all cores", omp ? " thread(s) (OMP_NUM_THREADS)" : "",
+         threads ? threads : "all cores", threads ? " thread(s) (APPROX_LLM_THREADS)" : "");
   printf("| embedder | time (ms) | vs llama.cpp | vs ours exact | worst cosine "
          "| mean cosine |%s\n"
          "|---|---|---|---|---|---|%s\n",
