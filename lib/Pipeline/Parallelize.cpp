@@ -7,16 +7,17 @@
 // runs on threads when its iterations execute at least kMinParallelWork
 // operations (static trip counts): enough to pay for waking the threads.
 // Every other one becomes sequential scf.for, so that threads never nest and
-// small loops (a layer norm's rows of one short question) stay on the
-// calling thread. convert-scf-to-openmp then makes the chosen loops
-// omp.parallel + omp.wsloop (static schedule; OMP_NUM_THREADS threads, the
-// machine's cores by default). Iterations write disjoint data and no
-// reduction is split across threads, so results do not depend on the
-// number of threads.
+// small loops (a layer norm's rows of one short question) and loops with
+// stack allocations stay on the calling thread. convert-scf-to-openmp then
+// makes the chosen loops omp.parallel + omp.wsloop (static schedule;
+// OMP_NUM_THREADS threads, the machine's cores by default). Iterations write
+// disjoint data and no reduction is split across threads, so results do not
+// depend on the number of threads.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerTensorCode.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -168,7 +169,16 @@ void chooseParallelLoops(ModuleOp module) {
     if (loop.getNumReductions() != 0)
       continue;
     unsigned dims = threadDimensions(loop);
-    bool threads = trips(loop, dims) >= 2 && work(*loop) >= kMinParallelWork;
+    // A body with stack allocations stays on the calling thread: the
+    // alloca scope convert-scf-to-openmp wraps it in cannot always be
+    // inlined, and scf to cf would then break the scope (LowerTensorCode's
+    // inlineAllocaScopes). Tensor code's lowering makes no allocas.
+    bool allocates =
+        loop.getBody()
+            ->walk([](memref::AllocaOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    bool threads =
+        !allocates && trips(loop, dims) >= 2 && work(*loop) >= kMinParallelWork;
     if (!threads)
       keepParallel(rewriter, loop, 0);
     else if (dims < loop.getNumLoops())

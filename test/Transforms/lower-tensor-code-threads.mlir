@@ -77,3 +77,22 @@ func.func @small(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %t : tensor<4x8xf32>
 }
+
+// A body with a stack allocation stays on the calling thread (the alloca
+// scope convert-scf-to-openmp would wrap it in cannot always be removed).
+// CHECK-LABEL: func.func @stack(
+// CHECK-NOT: omp.
+// CHECK: memref.alloca
+// CHECK-NOT: omp.
+// CHECK: return
+func.func @stack(%x: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %e = tensor.empty() : tensor<256x512xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i,j)->(i,j)>, affine_map<(i,j)->(i,j)>], iterator_types = ["parallel","parallel"]} ins(%x : tensor<256x512xf32>) outs(%e : tensor<256x512xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %slot = memref.alloca() : memref<f32>
+    memref.store %v, %slot[] : memref<f32>
+    %y = memref.load %slot[] : memref<f32>
+    linalg.yield %y : f32
+  } -> tensor<256x512xf32>
+  return %t : tensor<256x512xf32>
+}
