@@ -187,7 +187,7 @@ def main():
         return min(ok, key=lambda f: f["time"])
 
     base = results["static"]["baseline_time"]
-    route = ("our native route (one thread)" if args.backend == "native"
+    route = ("our native route (OpenMP threads, every core)" if args.backend == "native"
              else "IREE (llvm-cpu, 2 cores)")
     lines = [
         "# all-MiniLM-L6-v2 tuned for retrieval (quantization, precision, layer skipping)",
