@@ -13,7 +13,8 @@ the RBO (p = 0.95) of every question's top-10 passages against the exact
 model's, as benchmarks/ml/minilm.py measures it (the same texts and batches).
 Then every linear layer under other roundings: int8 weights with f32
 activations, int8 with scales per group of 32/64/128 along the reduction
-dimension, bf16 inputs. --spread takes the passages evenly over the corpus
+dimension, bf16 inputs, int8 after SmoothQuant's scale migration (alpha 0.5
+and 0.8, the batch's own maxima). --spread takes the passages evenly over the corpus
 and the questions from all its question files (tuning, validation,
 evaluation) instead of the first ones, for a larger, less clustered check.
 """
@@ -51,12 +52,27 @@ def bf16(x):
     return x.astype(jnp.bfloat16).astype(jnp.float32)
 
 
+def smooth(x, w, alpha):
+    """SmoothQuant's scale migration before int8 (per row / per output
+    channel): input channel j of x divided by s_j = max|x_j|^a /
+    max|w_j|^(1-a), row j of w multiplied by it (the product unchanged).
+    The maxima are the batch's own (dynamic): an upper bound on what
+    scales calibrated offline would keep."""
+    import jax.numpy as jnp
+    ax = jnp.max(jnp.abs(x), axis=tuple(range(x.ndim - 1)))
+    aw = jnp.max(jnp.abs(w), axis=1)
+    s = jnp.maximum(ax, 1e-5) ** alpha / jnp.maximum(aw, 1e-5) ** (1 - alpha)
+    return qz(x / s, -1) @ qz(w * s[:, None], 0)
+
+
 # Roundings of every linear layer: (label, linear(x, w)).
 SCHEMES = [
     ("int8 weights per channel, f32 activations", lambda x, w: x @ qz(w, 0)),
     *[(f"int8 per group of {g} along K", lambda x, w, g=g: qz_groups(x, -1, g) @ qz_groups(w, 0, g))
       for g in (128, 64, 32)],
     ("bf16 inputs", lambda x, w: bf16(x) @ bf16(w)),
+    *[(f"int8 after SmoothQuant scale migration, alpha {a}", lambda x, w, a=a: smooth(x, w, a))
+      for a in (0.5, 0.8)],
 ]
 
 
