@@ -32,7 +32,6 @@ by rank-biased overlap (approx-qos rbo-mean, p = 0.95); loss = 1 - RBO.
 Writes a markdown report to FILE (default benchmarks/results/ml/minilm.md).
 """
 import argparse
-import ctypes
 import itertools
 import json
 import os
@@ -48,7 +47,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import approx_ml as am  # noqa: E402
 from approx_ml.minilm import MiniLM  # noqa: E402
-from approx_ml.native import tool  # noqa: E402
+from approx_ml.native import omp_threads, tool  # noqa: E402
 
 
 def read_texts(data, n_passages, n_questions, spread=False):
@@ -133,18 +132,6 @@ def xla_pinned(args):
         print(out.stderr, file=sys.stderr)
         return float("nan")
     return float(out.stdout.strip().split()[-1])
-
-
-class one_thread:
-    """Our builds' OpenMP loops on the calling thread only, for a block."""
-
-    def __enter__(self):
-        self.omp = ctypes.CDLL("libomp.so.5")  # the runtime our builds loaded
-        self.threads = self.omp.omp_get_max_threads()
-        self.omp.omp_set_num_threads(1)
-
-    def __exit__(self, *exc):
-        self.omp.omp_set_num_threads(self.threads)
 
 
 def add_text_args(ap, passages, questions):
@@ -236,7 +223,7 @@ def main():
                 label = "IREE llvm-cpu: " + label.replace("ours ", "")
             measure(label, f, time.perf_counter() - t0)
             if backend == "native" and knob is None:
-                with one_thread():
+                with omp_threads(1):
                     t1 = timed(lambda: [np.asarray(f(x, m, *weights)) for x, m in bs],
                                args.reps)
                 rows.append(("ours exact, 1 thread", t1, 0.0, rows[-1][3], rows[-1][4]))

@@ -3,6 +3,7 @@ through ctypes with numpy arrays (memref descriptors, `_mlir_ciface_`)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import shutil
@@ -155,3 +156,19 @@ class NativeModule:
 
     def __getitem__(self, name):
         return self.functions[name]
+
+
+@contextlib.contextmanager
+def omp_threads(n: int):
+    """Native modules' OpenMP loops (their large loops; docs/passes.md) on
+    `n` threads within the block, then as before; yields the number before.
+    libomp's omp_set_num_threads, which applies to loops started by the
+    calling thread. OMP_NUM_THREADS sets the default when the runtime
+    starts."""
+    omp = ctypes.CDLL("libomp.so.5")  # the runtime native modules link
+    before = omp.omp_get_max_threads()
+    omp.omp_set_num_threads(n)
+    try:
+        yield before
+    finally:
+        omp.omp_set_num_threads(before)

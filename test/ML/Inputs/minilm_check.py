@@ -3,7 +3,6 @@ PyPI weights: XLA's embeddings agree with the independent numpy network of
 scripts/bert_reference.py, and the ML route's native build agrees with XLA
 (cosine >= 0.9999); decode_quantize and precision_reduce builds stay within
 QoS bounds."""
-import ctypes
 import sys
 
 import jax
@@ -11,6 +10,7 @@ import numpy as np
 
 import approx_ml as am
 from approx_ml.minilm import MiniLM
+from approx_ml.native import omp_threads
 
 model_dir = sys.argv[1]
 sys.path.insert(0, sys.argv[2])  # scripts/, for bert_reference
@@ -38,11 +38,8 @@ exact = am.compile_module(mlir, exact=True).minilm
 native = exact(x, mask, *model.weights())[:3]
 print(f"ours exact vs xla: worst cosine {cosines(native, xla).min():.6f}")
 # Its large loops run on OpenMP threads: one thread gives the same bits.
-omp = ctypes.CDLL("libomp.so.5")  # the runtime the build loaded
-threads = omp.omp_get_max_threads()
-omp.omp_set_num_threads(1)
-one = exact(x, mask, *model.weights())[:3]
-omp.omp_set_num_threads(threads)
+with omp_threads(1) as threads:
+    one = exact(x, mask, *model.weights())[:3]
 print(f"ours exact on 1 and {threads} threads: "
       f"{'identical' if np.array_equal(one, native) else 'different'}")
 # The linear layers' weights given as [in, out] (the kb system's compiled
