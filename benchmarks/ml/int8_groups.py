@@ -14,7 +14,10 @@ model's, as benchmarks/ml/minilm.py measures it (the same texts and batches).
 Then every linear layer under other roundings: int8 weights with f32
 activations, int8 with scales per group of 32/64/128 along the reduction
 dimension, bf16 inputs, int8 after SmoothQuant's scale migration (alpha 0.5
-and 0.8, the batch's own maxima). --spread takes the passages evenly over the corpus
+and 0.8, the batch's own maxima), asymmetric activations (a zero point per
+row), LLM.int8()'s decomposition (the 4 or 16 input channels of largest
+magnitude in the batch kept in f32, with or without int8 weights); and int8
+on the passages' embeddings only or the questions' only. --spread takes the passages evenly over the corpus
 and the questions from all its question files (tuning, validation,
 evaluation) instead of the first ones, for a larger, less clustered check.
 """
@@ -52,6 +55,26 @@ def bf16(x):
     return x.astype(jnp.bfloat16).astype(jnp.float32)
 
 
+def qz_asym(x):
+    """x rounded to 256 levels per row between its minimum and maximum (a
+    zero point per row)."""
+    import jax.numpy as jnp
+    lo = jnp.min(x, axis=-1, keepdims=True)
+    s = jnp.maximum(jnp.max(x, axis=-1, keepdims=True) - lo, 1e-30) / 255.0
+    z = jnp.round(-lo / s)
+    return (jnp.clip(jnp.round(x / s) + z, 0, 255) - z) * s
+
+
+def outliers(x, w, k, weights):
+    """LLM.int8()'s decomposition: the `k` input channels of largest
+    magnitude in the batch stay f32 (their rows of w too); the rest of x is
+    int8 per row, times w rounded by `weights`."""
+    import jax.numpy as jnp
+    ax = jnp.max(jnp.abs(x), axis=tuple(range(x.ndim - 1)))
+    keep = jnp.zeros(x.shape[-1]).at[jnp.argsort(-ax)[:k]].set(1.0)
+    return qz(x * (1 - keep), -1) @ weights(w) + (x * keep) @ w
+
+
 def smooth(x, w, alpha):
     """SmoothQuant's scale migration before int8 (per row / per output
     channel): input channel j of x divided by s_j = max|x_j|^a /
@@ -73,6 +96,11 @@ SCHEMES = [
     ("bf16 inputs", lambda x, w: bf16(x) @ bf16(w)),
     *[(f"int8 after SmoothQuant scale migration, alpha {a}", lambda x, w, a=a: smooth(x, w, a))
       for a in (0.5, 0.8)],
+    ("int8, activations with a zero point per row", lambda x, w: qz_asym(x) @ qz(w, 0)),
+    *[(f"int8, the {k} largest input channels in f32 (LLM.int8())",
+       lambda x, w, k=k: outliers(x, w, k, lambda v: qz(v, 0))) for k in (4, 16)],
+    ("int8 activations, the 16 largest input channels in f32, f32 weights",
+     lambda x, w: outliers(x, w, 16, lambda v: v)),
 ]
 
 
@@ -130,6 +158,12 @@ def main():
     for label, rounded in SCHEMES:
         e = embed(lambda name: True, rounded=rounded)
         rbo = rbo_mean(reference, rankings(e[n:], e[:n]))
+        print(f"  {label}: RBO {rbo:.4f} (loss {1 - rbo:.2%})", flush=True)
+    print("every linear layer int8, one side of the retrieval:")
+    e = embed(lambda name: True)
+    for label, q, p in (("passages int8, questions exact", exact[n:], e[:n]),
+                        ("questions int8, passages exact", e[n:], exact[:n])):
+        rbo = rbo_mean(reference, rankings(q, p))
         print(f"  {label}: RBO {rbo:.4f} (loss {1 - rbo:.2%})", flush=True)
 
 
