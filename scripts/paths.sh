@@ -8,10 +8,18 @@
 #                     (lib/libllama.so, include/llama.h, lib/cmake/llama)
 approx_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 APPROX_CACHE_DIR=${APPROX_CACHE_DIR:-$HOME/.cache/approxmlir}
-# The environment is keyed by the pinned requirements and the processor:
-# llama.cpp is built for the machine it is built on.
-approx_venv_key=$( (cat "$approx_root"/ml/requirements*.txt; grep -m1 '^flags' /proc/cpuinfo) |
-  sha256sum | cut -c1-12)
+# llama.cpp's CMake options (scripts/setup-ml.sh): built for this machine's
+# instructions (-march=native) except AMX. ggml's AMX matmuls crashed
+# (SIGSEGV in ldtilecfg) on a 2-core VM whose processor reports AMX
+# (2026-11-24), and -march=native under GGML_NATIVE would turn them on.
+approx_llama_cmake_args="-DGGML_NATIVE=OFF \
+-DCMAKE_C_FLAGS='-march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16' \
+-DCMAKE_CXX_FLAGS='-march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16' \
+-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DLLAVA_BUILD=OFF"
+# The environment is keyed by the pinned requirements, those options and the
+# processor: llama.cpp is built for the machine it is built on.
+approx_venv_key=$( (cat "$approx_root"/ml/requirements*.txt; echo "$approx_llama_cmake_args"
+  grep -m1 '^flags' /proc/cpuinfo) | sha256sum | cut -c1-12)
 APPROX_VENV=${APPROX_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
 APPROX_MODELS=${APPROX_MODELS:-$APPROX_CACHE_DIR/models}
 APPROX_LLAMA_ROOT=${APPROX_LLAMA_ROOT:-$APPROX_VENV/lib/python3.11/site-packages}

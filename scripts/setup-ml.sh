@@ -40,7 +40,7 @@ build_llama() {
   fi
   echo "setup-ml: building llama.cpp ($name==$version; about 4 minutes on 2 cores the first" \
     "time, seconds after)" >&2
-  CMAKE_ARGS="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DLLAVA_BUILD=OFF" \
+  CMAKE_ARGS="$approx_llama_cmake_args" \
     CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
     "$APPROX_VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
     --progress-bar off --config-settings=build-dir="$APPROX_CACHE_DIR/llama-build" "$src" >&2 ||
