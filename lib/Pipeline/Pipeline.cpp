@@ -22,8 +22,10 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   config.mode = opts.mode;
   config.exact = opts.exact;
   pm.addPass(createConfigApprox(config));
+  pm.addPass(createCloneExactApprox());
   pm.addPass(createTransformApprox());
   pm.addPass(createFinalizeApprox());
+  pm.addPass(createDispatchExactApprox());
   pm.addPass(createLowerApproxRuntime());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -75,8 +77,9 @@ void registerApproxPipelines() {
   PassRegistration<Pass>([] { return createIndexSwitchToIfPass(); });
   PassPipelineRegistration<PipelineCLOptions>(
       "approx-pipeline",
-      "emit-approx, emit-management, config-approx, transform-approx, "
-      "finalize-approx, lower-approx-runtime, canonicalize, cse",
+      "emit-approx, emit-management, config-approx, clone-exact-approx, "
+      "transform-approx, finalize-approx, dispatch-exact-approx, "
+      "lower-approx-runtime, canonicalize, cse",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
         buildApproxPipeline(pm, o.get(PipelineStage::Approx));
       });

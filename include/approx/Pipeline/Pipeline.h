@@ -20,8 +20,9 @@ namespace approx {
 
 /// Where the pipeline stops.
 enum class PipelineStage {
-  /// emit-approx, emit-management, config-approx, transform-approx,
-  /// finalize-approx, lower-approx-runtime, canonicalize, cse: standard
+  /// emit-approx, emit-management, config-approx, clone-exact-approx,
+  /// transform-approx, finalize-approx, dispatch-exact-approx,
+  /// lower-approx-runtime, canonicalize, cse: standard
   /// MLIR (func, scf, arith, memref, llvm).
   Approx,
   /// Approx, then the lowering to the LLVM dialect: tensors bufferized

@@ -1,6 +1,7 @@
 //===- Common.cpp - helpers shared by the approx passes -------------------===//
 #include "Common.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -53,6 +54,22 @@ SmallVector<KnobOp> collectKnobs(ModuleOp module) {
   SmallVector<KnobOp> knobs;
   module.walk<WalkOrder::PostOrder>([&](KnobOp k) { knobs.push_back(k); });
   return knobs;
+}
+
+void inlineKnob(KnobOp knob) {
+  Block &body = knob.getBody().front();
+  Operation *yield = body.getTerminator();
+  knob->replaceAllUsesWith(yield->getOperands());
+  yield->erase();
+  knob->getBlock()->getOperations().splice(Block::iterator(knob),
+                                           body.getOperations());
+  knob.erase();
+}
+
+void eraseUnusedStateCall(Value state) {
+  if (Operation *def = state.getDefiningOp())
+    if (isa<func::CallOp>(def) && def->use_empty())
+      def->erase();
 }
 
 } // namespace approx

@@ -19,6 +19,14 @@ llvm::SmallVector<mlir::Operation *> collectChildLoops(mlir::Operation *root);
 /// Knobs of `module` in post-order (inner knobs before the knobs around them).
 llvm::SmallVector<KnobOp> collectKnobs(mlir::ModuleOp module);
 
+/// Moves the body of `knob` into its parent in its place (its results
+/// become the values its yield returns) and erases it.
+void inlineKnob(KnobOp knob);
+
+/// Erases the state function call computing `state` once nothing uses it
+/// (the exact program evaluates no state).
+void eraseUnusedStateCall(mlir::Value state);
+
 } // namespace approx
 
 #endif // APPROX_LIB_TRANSFORMS_COMMON_H

@@ -5,7 +5,6 @@
 #include "approx/Support/BoundedRead.h"
 #include "approx/Support/ParamNames.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
@@ -115,9 +114,7 @@ LogicalResult ConfigApproxPass::configure(DecisionTreeOp dt, KnobOp knob) {
                         b.getI32IntegerAttr(0), DenseI32ArrayAttr(),
                         StringAttr());
     dt.erase();
-    if (Operation *def = state.getDefiningOp())
-      if (isa<func::CallOp>(def) && def->use_empty())
-        def->erase();
+    eraseUnusedStateCall(state);
     return success();
   }
   SmallVector<int32_t> thresholds(dt.getThresholds());

@@ -25,13 +25,7 @@ struct FinalizeApproxPass
         ok = false;
         continue;
       }
-      Block &body = knob.getBody().front();
-      Operation *yield = body.getTerminator();
-      knob->replaceAllUsesWith(yield->getOperands());
-      yield->erase();
-      knob->getBlock()->getOperations().splice(Block::iterator(knob),
-                                               body.getOperations());
-      knob.erase();
+      inlineKnob(knob);
     }
     Dialect *approxDialect = getContext().getLoadedDialect<ApproxDialect>();
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {

@@ -59,6 +59,38 @@ def ConfigApprox : Pass<"config-approx", "::mlir::ModuleOp"> {
   ];
 }
 
+def CloneExactApprox : Pass<"clone-exact-approx", "::mlir::ModuleOp"> {
+  let summary = "Runtime-table builds: an exact copy of each knob function called in a loop";
+  let description = [{
+    Runs after `config-approx mode=runtime` (it does nothing to a baked
+    build). A function whose knobs all read the runtime table and that is
+    called inside a loop, and every such function its copy calls, gets an
+    exact copy `__approx_exact_<name>` (private): its knobs inlined without
+    their decision trees, transforms and safety contracts, as the exact
+    build has them, and its calls to other copied functions going to their
+    copies. The function records its copy and the table parameters that
+    must all be 0 for the copy to compute what the function computes (its
+    own decisions and knob values, and those of every copy it calls);
+    `dispatch-exact-approx` turns its calls into the choice between the two.
+    A symbol of the copy's name in the program is an error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def DispatchExactApprox : Pass<"dispatch-exact-approx", "::mlir::ModuleOp"> {
+  let summary = "Runtime-table builds: calls run the exact copy while the table holds the exact values";
+  let description = [{
+    Runs after `finalize-approx`. Every call to a function that
+    `clone-exact-approx` copied (outside the copies) becomes an `scf.if` on
+    the function's recorded table parameters all being 0: the exact copy
+    when they are, the function otherwise. The parameters are
+    `approx.runtime_param` reads, which the optimiser hoists out of the
+    loop around the call, so the exact configuration of a runtime-table
+    build runs the exact build's code behind one branch per call.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TransformApprox : Pass<"transform-approx", "::mlir::ModuleOp"> {
   let summary = "Lower decision trees to arith + scf.index_switch and apply transforms";
   let description = [{
