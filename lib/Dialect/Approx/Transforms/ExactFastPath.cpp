@@ -168,8 +168,10 @@ void CloneExactApproxPass::runOnOperation() {
     }
     func::FuncOp copy = fn.clone();
     copy.setSymName(name);
-    // Internal: programs of several files each have their own.
+    // Internal (programs of several files each have their own), and no C
+    // interface of its own.
     copy.setPrivate();
+    copy->removeAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
     copy->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                       &getContext(), LLVM::Linkage::Internal));
     ownSubprogram(copy);
