@@ -12,9 +12,10 @@ APPROX_CACHE_DIR=${APPROX_CACHE_DIR:-$HOME/.cache/approxmlir}
 # instructions (-march=native) except AMX. ggml's AMX matmuls crashed
 # (SIGSEGV in ldtilecfg) on a 2-core VM whose processor reports AMX
 # (2026-11-24), and -march=native under GGML_NATIVE would turn them on.
+approx_llama_flags='-march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16'
 approx_llama_cmake_args="-DGGML_NATIVE=OFF \
--DCMAKE_C_FLAGS='-march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16' \
--DCMAKE_CXX_FLAGS='-march=native -mno-amx-tile -mno-amx-int8 -mno-amx-bf16' \
+-DCMAKE_C_FLAGS='$approx_llama_flags' \
+-DCMAKE_CXX_FLAGS='$approx_llama_flags' \
 -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DLLAVA_BUILD=OFF"
 # The environment is keyed by the pinned requirements, those options and the
 # processor: llama.cpp is built for the machine it is built on.

@@ -194,10 +194,13 @@ def main():
     t_xla1 = xla_pinned(args)
     exact_rank = None
     t_exact = None
+    def time_batches(f):
+        return timed(lambda: [np.asarray(f(x, m, *weights)) for x, m in bs], args.reps)
+
     def measure(label, f, compile_s):
         nonlocal exact_rank, t_exact
         emb = embed(f, model, bs, counts)
-        t = timed(lambda: [np.asarray(f(x, m, *weights)) for x, m in bs], args.reps)
+        t = time_batches(f)
         cos = float(np.min(np.sum(emb * reference, 1) /
                            (np.linalg.norm(emb, axis=1) * np.linalg.norm(reference, axis=1))))
         rank = rankings(emb[len(passages):], emb[:len(passages)])
@@ -224,8 +227,7 @@ def main():
             measure(label, f, time.perf_counter() - t0)
             if backend == "native" and knob is None:
                 with omp_threads(1):
-                    t1 = timed(lambda: [np.asarray(f(x, m, *weights)) for x, m in bs],
-                               args.reps)
+                    t1 = time_batches(f)
                 rows.append(("ours exact, 1 thread", t1, 0.0, rows[-1][3], rows[-1][4]))
                 print(f"minilm: ours exact, 1 thread: {t1 * 1e3:.0f} ms", file=sys.stderr)
     ref_rbo = rbo_mean(exact_rank, rankings(reference[len(passages):],

@@ -221,14 +221,13 @@ struct DispatchExactApproxPass
 void DispatchExactApproxPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
-  SmallVector<func::CallOp> calls;
+  SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
   module.walk([&](func::CallOp call) {
     auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
     if (fn && fn->hasAttr(kCopyAttr))
-      calls.push_back(call);
+      calls.push_back({call, fn});
   });
-  for (func::CallOp call : calls) {
-    auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
+  for (auto [call, fn] : calls) {
     auto copy = fn->getAttrOfType<FlatSymbolRefAttr>(kCopyAttr);
     auto params = fn->getAttrOfType<DictionaryAttr>(kWhenAttr);
     Location loc = call.getLoc();
