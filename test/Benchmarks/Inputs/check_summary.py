@@ -1,6 +1,7 @@
 """Checks a kernels.py result directory: summary.json has the issue's shape
 with sane values, every output file is there, and the dynamic run (started
-from the static frontier) measured the static frontier's points. Nothing here
+from the static frontier) measured the static frontier's points, and the
+held-out re-measurement ran baked builds. Nothing here
 compares timings: those belong to the benchmarks, not to the test suite.
 
 usage: check_summary.py RESULTS_DIR WORK_DIR KERNEL"""
@@ -56,5 +57,14 @@ for point in static_points:
     wanted = {p: v for p, v in point.items() if "_threshold_" not in p}
     assert any(all(m.get(p) == v for p, v in wanted.items()) for m in measured), (
         "static frontier point not measured by the dynamic run", point)
+# The held-out re-measurement ran baked builds (evaluate-baked.sh): one per
+# configuration it measured, in either mode, the exact one included.
+held_out = set()
+for mode in ("static", "dynamic"):
+    db = sqlite3.connect(os.path.join(work, kernel, f"{mode}.db"))
+    held_out |= {c for (c,) in db.execute(
+        "select distinct config from evaluations where input_set = 'evaluation'")}
+baked = [f for f in os.listdir(os.path.join(work, kernel, "baked")) if f.startswith("baked-")]
+assert len(held_out) >= 2 and len(baked) == len(held_out), (len(baked), len(held_out))
 print(f"{kernel} tiny: summary.json complete; the dynamic run measured the static frontier; "
-      "exact output equals clang -O3")
+      f"the held-out frontier ran baked builds; exact output equals clang -O3")
