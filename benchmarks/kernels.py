@@ -6,9 +6,10 @@ and runtime table), writes the exact outputs of the tuning input (instance 0)
 and of the five evaluation inputs (instances 1-5), compares the exact
 approx-cc build with clang -O3, tunes the static and the dynamic space with
 approx-tune on the tuning input (the dynamic search starting from the static
-frontier), re-measures each frontier on the evaluation
-inputs with every point baked into the program as it would deploy, bakes the configurations chosen at QoS loss <= 3/6/9 % into
-deployment builds and times them against the exact build, and writes
+frontier), re-measures each frontier on the evaluation inputs with every
+point baked into the program as it would deploy, bakes the configurations
+chosen at QoS loss <= 3/6/9 % into deployment builds and times them against
+the exact build, and writes
 benchmarks/results/<kernel>/ (report.md, summary.json, static/ and dynamic/
 with best_config.json, pareto.csv, plot.svg, speedup.txt, summary.json).
 benchmarks/results/summary.md gathers every kernel with results next to the

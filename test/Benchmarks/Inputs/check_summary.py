@@ -1,8 +1,8 @@
 """Checks a kernels.py result directory: summary.json has the issue's shape
 with sane values, every output file is there, and the dynamic run (started
 from the static frontier) measured the static frontier's points, and the
-held-out re-measurement ran baked builds. Nothing here
-compares timings: those belong to the benchmarks, not to the test suite.
+held-out re-measurement ran baked builds. Nothing here compares timings: those
+belong to the benchmarks, not to the test suite.
 
 usage: check_summary.py RESULTS_DIR WORK_DIR KERNEL"""
 import csv
@@ -67,4 +67,4 @@ for mode in ("static", "dynamic"):
 baked = [f for f in os.listdir(os.path.join(work, kernel, "baked")) if f.startswith("baked-")]
 assert len(held_out) >= 2 and len(baked) == len(held_out), (len(baked), len(held_out))
 print(f"{kernel} tiny: summary.json complete; the dynamic run measured the static frontier; "
-      f"the held-out frontier ran baked builds; exact output equals clang -O3")
+      "the held-out frontier ran baked builds; exact output equals clang -O3")
