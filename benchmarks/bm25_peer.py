@@ -16,9 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels import BENCH, EVAL_INSTANCES, ROOT, log, run  # noqa: E402
-
-CLANG = "/usr/lib/llvm-22/bin/clang"
+from kernels import BENCH, CLANG, EVAL_INSTANCES, ROOT, log, run  # noqa: E402
 
 
 def main():

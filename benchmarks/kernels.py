@@ -42,6 +42,7 @@ KERNELS = {
                "~12x at ~29% loss; 7.38x at <= 9%"),
 }
 LEVELS = ["3", "6", "9"]
+CLANG = "/usr/lib/llvm-22/bin/clang"
 EVAL_INSTANCES = [1, 2, 3, 4, 5]
 
 
@@ -362,7 +363,7 @@ def main():
             p.error(f"unknown kernel '{k}' (choose from {', '.join(KERNELS)})")
     bindir = os.path.join(os.path.abspath(args.build), "bin")
     tools = {t: os.path.join(bindir, t) for t in ("approx-cc", "approx-tune", "approx-qos")}
-    tools["clang"] = "/usr/lib/llvm-22/bin/clang"
+    tools["clang"] = CLANG
     for t, path in tools.items():
         if not os.access(path, os.X_OK):
             sys.exit(f"kernels.py: error: {t} not found at {path} (build first: scripts/build.sh)")

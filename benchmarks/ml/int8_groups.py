@@ -17,9 +17,10 @@ dimension, bf16 inputs, int8 after SmoothQuant's scale migration (alpha 0.5
 and 0.8, the batch's own maxima), asymmetric activations (a zero point per
 row), LLM.int8()'s decomposition (the 4 or 16 input channels of largest
 magnitude in the batch kept in f32, with or without int8 weights); and int8
-on the passages' embeddings only or the questions' only. --spread takes the passages evenly over the corpus
-and the questions from all its question files (tuning, validation,
-evaluation) instead of the first ones, for a larger, less clustered check.
+on the passages' embeddings only or the questions' only. --spread takes the
+passages evenly over the corpus and the questions from all its question files
+(tuning, validation, evaluation) instead of the first ones, for a larger,
+less clustered check.
 """
 import argparse
 import os
