@@ -28,7 +28,7 @@ std::string encodeRequest(const CommandOptions &o, InputSet set,
   std::ostringstream os;
   os.precision(17);
   os << o.repetitions << ' ' << o.timeoutSeconds << ' ' << o.timeTolerance
-     << ' ' << (set == InputSet::Tuning ? 0 : 1) << ' ' << c.size() << ' '
+     << ' ' << int(set) << ' ' << c.size() << ' '
      << o.command.size() << '\n'
      << o.command;
   for (const auto &[name, value] : c)
@@ -48,7 +48,9 @@ bool decodeRequest(const std::string &text, CommandOptions &o, InputSet &set,
   o.command.resize(commandSize);
   if (!is.read(o.command.data(), std::streamsize(commandSize)))
     return false;
-  set = inputSet ? InputSet::Evaluation : InputSet::Tuning;
+  if (inputSet < int(InputSet::Tuning) || inputSet > int(InputSet::Calibration))
+    return false;
+  set = InputSet(inputSet);
   for (size_t i = 0; i < entries; ++i) {
     std::string name;
     int64_t value;
@@ -66,6 +68,9 @@ std::string encodeMeasurement(const Measurement &m) {
      << m.samples.size();
   for (double s : m.samples)
     os << ' ' << s;
+  os << ' ' << m.detail.size();
+  for (const InputScore &d : m.detail)
+    os << ' ' << d.id << ' ' << d.score;
   os << '\n' << m.message;
   return os.str();
 }
@@ -84,6 +89,18 @@ Measurement decodeMeasurement(const std::string &text) {
   m.samples.resize(n);
   for (double &s : m.samples)
     is >> s;
+  size_t scores = 0;
+  if (!(is >> scores) || scores > (size_t(1) << 24))
+    is.setstate(std::ios::failbit);
+  m.detail.resize(is ? scores : 0);
+  for (InputScore &d : m.detail)
+    is >> d.id >> d.score;
+  if (!is) {
+    m = Measurement();
+    m.status = EvalStatus::Failed;
+    m.message = "malformed result from a worker";
+    return m;
+  }
   is.get();
   std::getline(is, m.message, '\0');
   return m;

@@ -10,8 +10,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <memory>
+#include <mutex>
 #include <poll.h>
+#include <set>
+#include <sstream>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,7 +51,78 @@ bool parseStatus(const std::string &name, EvalStatus &status) {
 }
 
 const char *inputSetName(InputSet set) {
-  return set == InputSet::Tuning ? "tuning" : "evaluation";
+  switch (set) {
+  case InputSet::Tuning:
+    return "tuning";
+  case InputSet::Evaluation:
+    return "evaluation";
+  case InputSet::Calibration:
+    return "calibration";
+  }
+  return "";
+}
+
+bool parseInputSet(const std::string &name, InputSet &set) {
+  for (InputSet s :
+       {InputSet::Tuning, InputSet::Evaluation, InputSet::Calibration})
+    if (name == inputSetName(s)) {
+      set = s;
+      return true;
+    }
+  return false;
+}
+
+bool parseQosDetail(const std::string &text, const std::string &path,
+                    std::vector<InputScore> &detail, std::string &error) {
+  detail.clear();
+  std::set<std::string> seen;
+  size_t lineNo = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++lineNo;
+    std::string where = path + ":" + std::to_string(lineNo) + ": ";
+    std::istringstream is(line);
+    std::string id, value, extra;
+    if (!(is >> id) || id[0] == '#')
+      continue;
+    if (!(is >> value) || (is >> extra)) {
+      error = where + "expected '<input id> <score>', got '" +
+              line.substr(0, 80) + "'";
+      return false;
+    }
+    char *rest = nullptr;
+    errno = 0;
+    double v = std::strtod(value.c_str(), &rest);
+    if (*rest || errno || !std::isfinite(v) || v < 0 || v > 1) {
+      error = where + "score '" + value + "' of input '" + id +
+              "' is not a number in [0, 1]";
+      return false;
+    }
+    if (!seen.insert(id).second) {
+      error = where + "input '" + id + "' appears twice";
+      return false;
+    }
+    detail.push_back({id, v});
+  }
+  if (detail.empty()) {
+    error = path + ": no per-input score ('<input id> <score>' lines)";
+    return false;
+  }
+  return true;
+}
+
+std::string formatQosDetail(const std::vector<InputScore> &detail) {
+  std::string s;
+  char buf[32];
+  for (const InputScore &d : detail) {
+    std::snprintf(buf, sizeof buf, " %.17g\n", d.score);
+    s += d.id + buf;
+  }
+  return s;
 }
 
 double median(std::vector<double> v) {
@@ -66,6 +141,8 @@ Measurement repeatMeasurement(const std::function<Measurement()> &once,
     Measurement m = once();
     if (!m.ok())
       return m;
+    if (r == 0)
+      result.detail = std::move(m.detail);
     result.samples.push_back(m.time);
     qos.push_back(m.qos);
     if (timeTolerance > 0 && r >= 1) {
@@ -366,12 +443,16 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
       m.message = "cannot write the configuration file '" + file + "'";
       return m;
     }
+    std::string detailFile = scratch->path + "/detail-" +
+                             std::to_string(scratch->counter++) + ".txt";
     std::vector<std::string> env = {
         "APPROX_CONFIG=" + file,
-        std::string("APPROX_INPUT_SET=") + inputSetName(set)};
+        std::string("APPROX_INPUT_SET=") + inputSetName(set),
+        "APPROX_QOS_DETAIL=" + detailFile};
     Measurement m = repeatMeasurement(
         [&] {
           Measurement one;
+          std::remove(detailFile.c_str());
           RunOutput run = runCommand(options.command, env,
                                      options.timeoutSeconds);
           std::string why = lastLine(run.err);
@@ -395,12 +476,53 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
           } else if (!parseResultLine(run.out, one.time, one.qos,
                                       one.message)) {
             one.status = EvalStatus::Unparsable;
+          } else if (std::ifstream in{detailFile}) {
+            std::stringstream text;
+            text << in.rdbuf();
+            if (!parseQosDetail(text.str(), "APPROX_QOS_DETAIL",
+                                one.detail, one.message))
+              one.status = EvalStatus::Unparsable;
           }
           return one;
         },
         options.repetitions, options.timeTolerance);
     std::remove(file.c_str());
+    std::remove(detailFile.c_str());
     return m;
+  };
+}
+
+EvaluateFn calibratedCommandEvaluator(
+    CommandOptions options, double explicitTimeout,
+    std::function<EvaluateFn(const CommandOptions &)> make) {
+  // The exact run sets the default timeout; it gets an hour.
+  constexpr double kExactRunTimeout = 3600;
+  options.timeoutSeconds = explicitTimeout > 0 ? explicitTimeout : kExactRunTimeout;
+  if (explicitTimeout > 0)
+    return make(options);
+  struct State {
+    std::mutex mutex;
+    EvaluateFn untimed, timed;
+  };
+  auto state = std::make_shared<State>();
+  state->untimed = make(options);
+  return [state, options, make](const Config &c, InputSet set) {
+    {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      if (!state->timed) {
+        auto start = std::chrono::steady_clock::now();
+        Measurement m = state->untimed(c, set);
+        double wall = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count() /
+                      double(std::max<size_t>(1, m.samples.size()));
+        CommandOptions timed = options;
+        timed.timeoutSeconds = 10 * wall + 10;
+        state->timed = make(timed);
+        return m;
+      }
+    }
+    return state->timed(c, set);
   };
 }
 

@@ -19,14 +19,14 @@ const std::vector<double> &lossLevels() {
 }
 
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
-                          unsigned workers) {
+                          unsigned workers, InputSet set) {
   // The exact configuration is measured first and last, and its time is
   // the median of both measurements' samples: a machine whose speed drifts
   // during the re-measurement shifts every speedup less. When it is on the
   // frontier (it usually is) its last measurement is that point's.
   const Config &exact = result.evaluations[0].config;
   Holdout h;
-  Measurement first = evaluate(exact, InputSet::Evaluation);
+  Measurement first = evaluate(exact, set);
   if (!first.ok()) {
     h.baseline = first;
     return h;
@@ -42,13 +42,13 @@ Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
     std::vector<std::thread> threads;
     for (size_t k = begin; k < std::min(todo.size(), begin + w); ++k)
       threads.emplace_back([&, i = todo[k]] {
-        h.frontier[i] = evaluate(
-            result.evaluations[result.frontier[i]].config, InputSet::Evaluation);
+        h.frontier[i] =
+            evaluate(result.evaluations[result.frontier[i]].config, set);
       });
     for (std::thread &t : threads)
       t.join();
   }
-  Measurement last = evaluate(exact, InputSet::Evaluation);
+  Measurement last = evaluate(exact, set);
   for (size_t i = 0; i < n; ++i)
     if (result.evaluations[result.frontier[i]].config == exact)
       h.frontier[i] = last;
@@ -72,6 +72,18 @@ double speedupAt(double baselineTime, const std::vector<Measurement> &points,
     if (m.ok() && m.qos >= 1 - loss - 1e-12 && m.time > 0)
       best = std::max(best, baselineTime / m.time);
   return best;
+}
+
+std::optional<PairedQos> pairedQos(const Measurement &exact,
+                                   const Measurement &m) {
+  if (!exact.ok() || !m.ok() || exact.detail.empty() || m.detail.empty())
+    return std::nullopt;
+  Paired p;
+  std::string ignored;
+  if (!pairScores(exact.detail, m.detail, p, ignored) || p.exactSum() <= 0)
+    return std::nullopt;
+  return PairedQos{p.approxSum() / p.exactSum(),
+                   p.approxSum() / double(p.inputs()), p.inputs()};
 }
 
 namespace {
@@ -101,6 +113,28 @@ std::string configJson(const Config &c) {
 
 std::string levelName(double loss) { return fmt("%g", loss * 100); }
 
+/// `name=value, ...` of a configuration, for a line of text.
+std::string configText(const Config &c) {
+  std::string s;
+  for (const auto &[name, value] : c)
+    s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return s;
+}
+
+/// A measurement as JSON: time, QoS and speedup over `baseTime`, and its
+/// uncapped relative QoS and accuracy when it has per-input scores.
+std::string measurementJson(const Measurement &m, double baseTime,
+                            const Measurement &exact) {
+  if (!m.ok())
+    return "{\"status\": " + jsonString(statusName(m.status)) + "}";
+  std::string j = "{\"time_s\": " + num(m.time) + ", \"qos\": " + num(m.qos) +
+                  ", \"speedup\": " + num(baseTime / m.time);
+  if (auto q = pairedQos(exact, m))
+    j += ", \"relative_qos\": " + num(q->relative) + ", \"accuracy\": " +
+         num(q->accuracy) + ", \"inputs\": " + std::to_string(q->inputs);
+  return j + "}";
+}
+
 /// A round tick step (1, 2 or 5 times a power of ten) giving about five
 /// ticks up to `max`.
 double tickStep(double max) {
@@ -129,6 +163,76 @@ std::optional<double> Report::evaluationSpeedup(double loss) const {
   if (!holdout || !holdout->baseline.ok())
     return std::nullopt;
   return speedupAt(holdout->baseline.time, holdout->frontier, loss);
+}
+
+LevelPick Report::pick(double loss) const {
+  LevelPick p;
+  p.loss = loss;
+  if (certification) {
+    p.certified = true;
+    const LevelCertificate *c = certificate(loss);
+    if (c && c->pick >= 0)
+      p.point = long(certification->order[size_t(c->pick)]);
+    return p;
+  }
+  const Config &exact = result->evaluations[0].config;
+  for (size_t i = 0; i < result->frontier.size(); ++i) {
+    const Evaluation &e = result->evaluations[result->frontier[i]];
+    if (e.result.qos >= 1 - loss - 1e-12) {
+      if (e.config != exact)
+        p.point = long(i);
+      break;
+    }
+  }
+  return p;
+}
+
+const LevelCertificate *Report::certificate(double loss) const {
+  if (!certification)
+    return nullptr;
+  for (const LevelCertificate &c : certification->levels)
+    if (std::fabs(c.level - loss) < 1e-9)
+      return &c;
+  return nullptr;
+}
+
+std::string Report::dominatedNote() const {
+  std::string note;
+  auto check = [&](const char *set, const Measurement &exact,
+                   const std::vector<Measurement> &points) {
+    long most = -1;
+    double best = 1 + 1e-12;
+    for (size_t i = 0; i < points.size(); ++i)
+      if (auto q = pairedQos(exact, points[i]); q && q->relative > best) {
+        best = q->relative;
+        most = long(i);
+      }
+    if (most < 0)
+      return;
+    PairedQos q = *pairedQos(exact, points[size_t(most)]);
+    PairedQos e = *pairedQos(exact, exact);
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "exact configuration dominated on the %s set: a frontier "
+                  "point (speedup %.2fx) is more accurate than exact, relative "
+                  "QoS %.3f (accuracy %.4g against %.4g, %zu inputs): %s\n",
+                  set, exact.time / points[size_t(most)].time, q.relative,
+                  q.accuracy, e.accuracy, q.inputs,
+                  configText(result->evaluations[result->frontier[size_t(most)]]
+                                 .config)
+                      .c_str());
+    note += line;
+  };
+  std::vector<Measurement> tuningFront;
+  for (size_t i : result->frontier)
+    tuningFront.push_back(result->evaluations[i].result);
+  check("tuning", result->evaluations[0].result, tuningFront);
+  if (certification)
+    check("calibration", certification->measured.baseline,
+          certification->measured.frontier);
+  if (holdout)
+    check("evaluation", holdout->baseline, holdout->frontier);
+  return note;
 }
 
 std::string Report::paretoCsv() const {
@@ -254,6 +358,55 @@ std::string Report::plotSvg() const {
   return svg + "</svg>\n";
 }
 
+namespace {
+
+/// One certified level, as the table and summary.json show it.
+struct CertifiedRow {
+  double level = 0;
+  long point = -1; // frontier index; -1: the exact configuration
+  double speedup = 1, estimate = 0, upper = 0;
+  size_t inputs = 0, tested = 0;
+  std::string stoppedAt;
+  /// On the evaluation (test) set: speedup and loss.
+  std::optional<std::pair<double, double>> test;
+};
+
+std::vector<CertifiedRow> certifiedRows(const Report &r) {
+  std::vector<CertifiedRow> rows;
+  if (!r.certification)
+    return rows;
+  const Certification &c = *r.certification;
+  for (const LevelCertificate &level : c.levels) {
+    CertifiedRow row;
+    row.level = level.level;
+    row.tested = level.tested;
+    row.stoppedAt = level.stoppedAt;
+    row.inputs = c.measured.baseline.detail.size();
+    if (level.pick >= 0) {
+      size_t k = size_t(level.pick);
+      row.point = long(c.order[k]);
+      const Paired &p = *c.candidates[k].paired;
+      row.speedup = c.measured.baseline.time / c.measured.frontier[c.order[k]].time;
+      row.estimate = p.loss();
+      row.upper = lossUpperBound(p, c.delta, c.bound);
+      row.inputs = p.inputs();
+    }
+    if (r.holdout && r.holdout->baseline.ok()) {
+      const Measurement &base = r.holdout->baseline;
+      const Measurement &m =
+          row.point < 0 ? base : r.holdout->frontier[size_t(row.point)];
+      if (m.ok()) {
+        auto q = pairedQos(base, m);
+        row.test = {base.time / m.time, q ? 1 - q->relative : 1 - m.qos};
+      }
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+} // namespace
+
 std::string Report::speedupTable() const {
   std::string t = "QoS loss   speedup (tuning set)   speedup (evaluation set)   gap\n";
   for (double loss : lossLevels()) {
@@ -269,6 +422,38 @@ std::string Report::speedupTable() const {
                     (levelName(loss) + "%").c_str(), s, "-", "-");
     t += line;
   }
+  if (certification) {
+    const Certification &c = *certification;
+    t += "\ncertified on the calibration set (" +
+         std::to_string(c.measured.baseline.detail.size()) + " inputs, delta " +
+         num(c.delta) + ", " + boundName(c.bound) +
+         " bound; docs/tuning.md#certification):\n";
+    t += "QoS loss   speedup   loss (estimate)   loss (upper bound)   "
+         "evaluation set (speedup, loss)\n";
+    for (const CertifiedRow &row : certifiedRows(*this)) {
+      char line[400];
+      std::string test =
+          row.test ? fmt("%.2fx", row.test->first) + ", " +
+                         fmt("%.1f%%", row.test->second * 100)
+                   : "-";
+      if (row.point < 0)
+        std::snprintf(line, sizeof line,
+                      "<= %-5s   %6.2fx   exact configuration: no candidate "
+                      "certified (%s)\n",
+                      (levelName(row.level) + "%").c_str(), 1.0,
+                      row.stoppedAt.empty() ? "no candidate"
+                                            : row.stoppedAt.c_str());
+      else
+        std::snprintf(line, sizeof line,
+                      "<= %-5s   %6.2fx   %13.2f%%   %16.2f%%   %s\n",
+                      (levelName(row.level) + "%").c_str(), row.speedup,
+                      row.estimate * 100, row.upper * 100, test.c_str());
+      t += line;
+    }
+  }
+  std::string dominated = dominatedNote();
+  if (!dominated.empty())
+    t += "\n" + dominated;
   return t;
 }
 
@@ -319,17 +504,89 @@ std::string Report::summaryJson() const {
     j += std::string(i ? ",\n" : "\n") + "    {\"time_s\": " + num(e.result.time) +
          ", \"qos\": " + num(e.result.qos) + ", \"speedup\": " +
          num(base / e.result.time);
-    if (holdout && holdout->baseline.ok()) {
-      const Measurement &m = holdout->frontier[i];
-      j += ", \"evaluation\": ";
-      j += m.ok() ? "{\"time_s\": " + num(m.time) + ", \"qos\": " + num(m.qos) +
-                        ", \"speedup\": " + num(holdout->baseline.time / m.time) + "}"
-                  : "{\"status\": " + jsonString(statusName(m.status)) + "}";
-    }
+    if (auto q = pairedQos(r.evaluations[0].result, e.result))
+      j += ", \"relative_qos\": " + num(q->relative) + ", \"accuracy\": " +
+           num(q->accuracy);
+    if (holdout && holdout->baseline.ok())
+      j += ", \"evaluation\": " +
+           measurementJson(holdout->frontier[i], holdout->baseline.time,
+                           holdout->baseline);
+    if (certification)
+      j += ", \"calibration\": " +
+           measurementJson(certification->measured.frontier[i],
+                           certification->measured.baseline.time,
+                           certification->measured.baseline);
     j += ", \"config\": " + configJson(e.config) + "}";
   }
-  j += r.frontier.empty() ? "]\n" : "\n  ]\n";
-  return j + "}\n";
+  j += r.frontier.empty() ? "],\n" : "\n  ],\n";
+  // Each level's deployment pick: scripts read it here.
+  const Config &exact = r.evaluations[0].config;
+  auto pickJson = [&](double loss) {
+    LevelPick p = pick(loss);
+    const Config &c =
+        p.point < 0 ? exact : r.evaluations[r.frontier[size_t(p.point)]].config;
+    const Measurement &m = p.point < 0
+                               ? r.evaluations[0].result
+                               : r.evaluations[r.frontier[size_t(p.point)]].result;
+    std::string s = "{\"basis\": " +
+                    jsonString(p.certified ? "certified" : "tuning") +
+                    ", \"exact\": " + (p.point < 0 ? "true" : "false") +
+                    ", \"tuning\": " + measurementJson(m, base, r.evaluations[0].result);
+    if (holdout && holdout->baseline.ok())
+      s += ", \"evaluation\": " +
+           measurementJson(p.point < 0 ? holdout->baseline
+                                       : holdout->frontier[size_t(p.point)],
+                           holdout->baseline.time, holdout->baseline);
+    return s + ", \"config\": " + configJson(c) + "}";
+  };
+  j += "  \"picks\": {";
+  for (double loss : lossLevels())
+    j += std::string(loss == lossLevels().front() ? "" : ", ") +
+         jsonString(levelName(loss)) + ": " + pickJson(loss);
+  j += "},\n";
+  if (certification) {
+    const Certification &c = *certification;
+    j += "  \"certification\": {\"delta\": " + num(c.delta) +
+         ", \"bound\": " + jsonString(boundName(c.bound)) + ", \"inputs\": " +
+         std::to_string(c.measured.baseline.detail.size()) +
+         ", \"baseline\": " +
+         measurementJson(c.measured.baseline, c.measured.baseline.time,
+                         c.measured.baseline) +
+         ", \"tested\": " + std::to_string(c.order.size()) + "},\n";
+    j += "  \"certified\": {";
+    bool first = true;
+    for (const CertifiedRow &row : certifiedRows(*this)) {
+      bool isBound = std::none_of(lossLevels().begin(), lossLevels().end(),
+                                  [&](double l) { return std::fabs(l - row.level) < 1e-9; });
+      j += std::string(first ? "\n" : ",\n") + "    " +
+           jsonString(isBound ? "qos_min" : levelName(row.level)) +
+           ": {\"level\": " + num(row.level) + ", \"exact\": " +
+           (row.point < 0 ? "true" : "false") + ", \"config\": " +
+           configJson(row.point < 0 ? exact
+                                    : r.evaluations[r.frontier[size_t(row.point)]].config) +
+           ", \"speedup\": " + num(row.speedup) + ", \"loss_estimate\": " +
+           num(row.estimate) + ", \"loss_upper\": " + num(row.upper) +
+           ", \"inputs\": " + std::to_string(row.inputs) + ", \"delta\": " +
+           num(c.delta) + ", \"tested\": " + std::to_string(row.tested) +
+           ", \"stopped_at\": " + jsonString(row.stoppedAt) + ", \"test\": " +
+           (row.test ? "{\"speedup\": " + num(row.test->first) +
+                           ", \"loss\": " + num(row.test->second) + "}"
+                     : std::string("null")) +
+           "}";
+      first = false;
+    }
+    j += "\n  },\n";
+  } else {
+    j += "  \"certification\": null,\n  \"certified\": null,\n";
+  }
+  j += "  \"exact_dominated\": [";
+  std::string note = dominatedNote();
+  for (size_t pos = 0, n = 0; pos < note.size(); ++n) {
+    size_t end = note.find('\n', pos);
+    j += (n ? ", " : "") + jsonString(note.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return j + "]\n}\n";
 }
 
 bool readParetoCsv(const std::string &path, const Space &space,

@@ -90,7 +90,7 @@ CREATE TABLE IF NOT EXISTS runs(
 CREATE TABLE IF NOT EXISTS evaluations(
   run INTEGER REFERENCES runs(id), seq INTEGER, input_set TEXT,
   technique TEXT, config TEXT, status TEXT, time REAL, qos REAL,
-  samples TEXT, message TEXT, PRIMARY KEY(run, input_set, seq));
+  samples TEXT, message TEXT, detail TEXT, PRIMARY KEY(run, input_set, seq));
 )sql";
 
 /// A prepared statement, finalised on scope exit.
@@ -153,13 +153,20 @@ std::unique_ptr<Store> Store::open(const std::string &path,
     sqlite3_close(db);
     return nullptr;
   }
+  // Stores written before per-input scores were kept gain their column.
+  {
+    Statement probe(db, "SELECT detail FROM evaluations LIMIT 0");
+    if (!probe)
+      sqlite3_exec(db, "ALTER TABLE evaluations ADD COLUMN detail TEXT",
+                   nullptr, nullptr, nullptr);
+  }
   // A store whose tables lack a column the tuner writes (renamed,
   // dropped) would accept nothing: refuse it now, not after the search.
   for (const char *probe :
        {"SELECT id, started, space, fingerprint, mode, seed, qos_min, "
         "workers, command, machine FROM runs LIMIT 0",
         "SELECT run, seq, input_set, technique, config, status, time, qos, "
-        "samples, message FROM evaluations LIMIT 0"}) {
+        "samples, message, detail FROM evaluations LIMIT 0"}) {
     Statement s(db, probe);
     if (!s) {
       error = "'" + path + "' is not a usable results store: " +
@@ -246,8 +253,8 @@ std::vector<RunInfo> Store::runs() {
 bool Store::add(long run, InputSet set, const Evaluation &e,
                 std::string &error) {
   Statement s(db, "INSERT OR REPLACE INTO evaluations(run, seq, input_set, "
-                  "technique, config, status, time, qos, samples, message) "
-                  "VALUES(?,?,?,?,?,?,?,?,?,?)");
+                  "technique, config, status, time, qos, samples, message, "
+                  "detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)");
   if (!s) {
     error = sqlite3_errmsg(db);
     return false;
@@ -268,6 +275,7 @@ bool Store::add(long run, InputSet set, const Evaluation &e,
   s.bind(8, e.result.qos);
   s.bind(9, samples);
   s.bind(10, e.result.message);
+  s.bind(11, formatQosDetail(e.result.detail));
   if (sqlite3_step(s.stmt) != SQLITE_DONE) {
     error = sqlite3_errmsg(db);
     return false;
@@ -277,8 +285,8 @@ bool Store::add(long run, InputSet set, const Evaluation &e,
 
 std::vector<Evaluation> Store::evaluations(long run, InputSet set) {
   Statement s(db, "SELECT seq, technique, config, status, time, qos, samples, "
-                  "message FROM evaluations WHERE run = ? AND input_set = ? "
-                  "ORDER BY seq");
+                  "message, detail FROM evaluations WHERE run = ? AND "
+                  "input_set = ? ORDER BY seq");
   s.bind(1, (long long)run);
   s.bind(2, std::string(inputSetName(set)));
   std::vector<Evaluation> out;
@@ -294,6 +302,12 @@ std::vector<Evaluation> Store::evaluations(long run, InputSet set) {
     for (std::string t; std::getline(samples, t, ',');)
       e.result.samples.push_back(std::strtod(t.c_str(), nullptr));
     e.result.message = s.text(7);
+    // Scores the tuner wrote itself; an unreadable entry (a damaged store)
+    // keeps none, and certification then measures that point again.
+    std::string detail = s.text(8), ignored;
+    if (!detail.empty() &&
+        !parseQosDetail(detail, "store", e.result.detail, ignored))
+      e.result.detail.clear();
     out.push_back(e);
   }
   return out;

@@ -9,11 +9,19 @@ approx-tune) with a Python function as the evaluator.
 
 `evaluate(config) -> (time_ms, accuracy)` is called with a dict of
 parameter values; accuracy is in [0, 1] and the search minimises time
-subject to accuracy >= accuracy_threshold. Every evaluation is kept in the
-results store `database` (SQLite, the schema of approx-tune's store);
-`resume=True` continues the latest run of the same space there. Ctrl-C stops
-the search: evaluations under way finish and are stored, then
+subject to accuracy >= accuracy_threshold. An evaluator may also return
+per-input scores, `(time_ms, accuracy, scores)` with scores a dict
+{input id: score in [0, 1]} or a sequence of scores. Every evaluation is
+kept in the results store `database` (SQLite, the schema of approx-tune's
+store); `resume=True` continues the latest run of the same space there.
+Ctrl-C stops the search: evaluations under way finish and are stored, then
 KeyboardInterrupt is raised.
+
+As approx-tune: `holdout_fn` re-measures the frontier on held-out inputs,
+`calibration_fn` with `certify=0.05` certifies each loss level's pick on
+calibration inputs (docs/tuning.md#certification), and `out_dir` receives
+summary.json, speedup.txt, pareto.csv, plot.svg, best_config.json and
+tuned.mlir.
 """
 
 from __future__ import annotations
@@ -65,7 +73,12 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
          max_evals: int = DEFAULT_MAX_EVALS, seed: int = 1,
          mode: str = "dynamic", resume: bool = False, progress: bool = True,
          filename: str = "<mlir>",
-         start_from: Sequence[dict] = ()) -> dict:
+         start_from: Sequence[dict] = (),
+         holdout_fn: Optional[EvaluateFn] = None,
+         calibration_fn: Optional[EvaluateFn] = None,
+         certify: Optional[float] = None,
+         certify_bound: str = "betting",
+         out_dir: Optional[str] = None) -> dict:
     """Searches the configurations of the annotations of `mlir_source`.
 
     accuracy_threshold: minimum accuracy in [0, 1] (default
@@ -89,14 +102,31 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
         (e.g. the static search's frontier configs when searching the
         dynamic space: approx-tune's --start-from); each must belong to the
         space searched (ValueError otherwise) and counts against max_evals.
+    holdout_fn(config): the evaluator of held-out (test) inputs, disjoint
+        from the tuning ones; the frontier is re-measured with it and the
+        reports show both (approx-tune's --holdout-eval).
+    calibration_fn(config): the evaluator of calibration inputs, disjoint
+        from both, returning per-input scores; with `certify` (an error
+        level delta, e.g. 0.05) each level's pick is certified there: its
+        loss relative to the exact configuration is at most the level with
+        probability 1 - delta (approx-tune's --certify, --calibration-eval).
+        With certify, best_config is the pick certified at
+        accuracy_threshold (best_certified is True; the exact configuration
+        when none is).
+    certify_bound: "betting" (default) or "hoeffding-bentkus".
+    out_dir: a directory for approx-tune's output files (written
+        atomically); result["outputs"] has their texts in any case.
 
     Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
     "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
     "frontier" ([{config, time, accuracy}], the time/accuracy Pareto
     frontier), "evaluations", "new_evaluations", "failed", "stop_reason",
-    "seconds", "space_size", "run_id", "interrupted"}. When no approximate
-    configuration meets the threshold, best_* is the exact configuration
-    and met_threshold says whether even that one met it.
+    "seconds", "space_size", "run_id", "interrupted", "best_certified",
+    "outputs" ({file name: text}, empty when interrupted)}. When no
+    approximate configuration meets the threshold, best_* is the exact
+    configuration and met_threshold says whether even that one met it.
+    summary.json in outputs holds each level's pick ("picks"), the held-out
+    and certified results.
     """
     if not callable(evaluate_fn):
         raise TypeError("evaluate_fn must be callable: (config) -> "
@@ -109,12 +139,23 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
         time_budget = default_time_budget(3600)
     if resume and not database:
         raise ValueError("resume=True needs a database")
+    if certify is not None and not (isinstance(certify, (int, float))
+                                    and 0 < certify < 1):
+        raise ValueError(f"certify={certify!r}: give an error level in "
+                         "(0, 1), e.g. 0.05")
+    for what, fn in (("holdout_fn", holdout_fn),
+                     ("calibration_fn", calibration_fn)):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"{what} must be callable or None")
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)
     name = getattr(evaluate_fn, "__qualname__", type(evaluate_fn).__name__)
     job = _core.start_tune(
         mlir_source, evaluate_fn, float(accuracy_threshold), float(time_budget),
         database or "", int(parallelism), result_callback, int(max_evals),
         int(seed), mode, bool(resume), bool(progress), filename,
-        f"python: {name}", [dict(c) for c in start_from])
+        f"python: {name}", [dict(c) for c in start_from], holdout_fn,
+        calibration_fn, float(certify or 0), certify_bound)
     try:
         while not job.wait(0.2):
             pass
@@ -130,7 +171,12 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
             except KeyboardInterrupt:
                 continue
         raise
-    return job.result()
+    result = job.result()
+    if out_dir is not None and result["outputs"]:
+        files = dict(result["outputs"], **{"tuned.mlir": result["best_mlir"]})
+        for name, text in files.items():
+            write_atomically(os.path.join(out_dir, name), text)
+    return result
 
 
 def create_tuner_arg_parser(**kwargs) -> argparse.ArgumentParser:

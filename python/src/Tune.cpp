@@ -5,14 +5,14 @@
 // the calling thread can wait with the GIL released and still see Ctrl-C:
 // approx_runtime.tune waits in short slices, and on KeyboardInterrupt asks
 // the search to stop (evaluations under way finish and are stored) before
-// re-raising. Every evaluation goes to the results store as approx-tune's
-// do; `resume` continues the latest run of the same space.
+// re-raising. The run is approx::tune::TuningRun, as approx-tune's: the
+// results store (`resume` continues the latest run of the same space), the
+// held-out re-measurement, certification and the reports.
 //
 //===----------------------------------------------------------------------===//
 #include "Core.h"
 
-#include "approx/Tuner/Search.h"
-#include "approx/Tuner/Store.h"
+#include "approx/Tuner/TuningRun.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
@@ -54,6 +54,9 @@ void writeStderr(const std::string &text) {
 struct TuneArgs {
   std::string mlir, filename, database, command;
   double accuracyThreshold = 0.9, timeBudget = 0;
+  /// Certification's error level; 0: no certification.
+  double certifyDelta = 0;
+  tune::BoundKind bound = tune::BoundKind::Betting;
   unsigned parallelism = 1;
   size_t maxEvals = 100;
   uint64_t seed = 1;
@@ -65,9 +68,10 @@ struct TuneArgs {
 
 class TuneJob {
 public:
-  TuneJob(const TuneArgs &args, nb::callable evaluate, nb::object callback)
-      : args(args), evaluate(std::move(evaluate)),
-        callback(std::move(callback)) {
+  TuneJob(const TuneArgs &args, nb::callable evaluate, nb::object holdout,
+          nb::object calibration, nb::object callback)
+      : args(args), evaluate(std::move(evaluate)), holdout(std::move(holdout)),
+        calibration(std::move(calibration)), callback(std::move(callback)) {
     space = spaceOf(args.mlir, args.filename);
     if (space.params.empty())
       throw nb::value_error(
@@ -78,6 +82,15 @@ public:
       throw nb::value_error("time_budget must be a non-negative number of seconds");
     if (args.parallelism == 0 || args.maxEvals == 0)
       throw nb::value_error("parallelism and max_evals must be at least 1");
+    if (!(args.certifyDelta >= 0 && args.certifyDelta < 1))
+      throw nb::value_error("certify must be an error level in (0, 1), e.g. 0.05");
+    if (args.certifyDelta > 0 && this->calibration.is_none())
+      throw nb::value_error(
+          "certify needs calibration_fn: the evaluator of the calibration "
+          "inputs (disjoint from the tuning and held-out ones), returning "
+          "per-input scores");
+    tune::RunSettings settings;
+    tune::TuneOptions &options = settings.options;
     options.qosMin = args.accuracyThreshold;
     options.maxEvals = args.maxEvals;
     options.timeBudget = args.timeBudget;
@@ -86,10 +99,37 @@ public:
     options.dynamic = args.dynamic;
     for (size_t i = 0; i < args.startFrom.size(); ++i)
       options.start.push_back(startConfig(i));
-    openStore();
-    options.onEvaluation = [this](const tune::Evaluation &e) { recorded(e); };
     options.onProgress = [this](const tune::Progress &p) { progressed(p); };
     options.stop = [this] { return stopRequested.load(); };
+    settings.spaceName = args.filename;
+    settings.command = args.command;
+    settings.storePath = args.database;
+    // No stored run of this space: resuming starts it.
+    settings.resume = args.resume ? tune::Resume::IfStored : tune::Resume::No;
+    settings.checkResume = [this](const tune::RunInfo &run) -> std::string {
+      if (run.qosMin != this->args.accuracyThreshold ||
+          run.workers != this->args.parallelism || run.seed != this->args.seed)
+        return "resume: the stored run of this space in '" +
+               this->args.database + "' used accuracy_threshold " +
+               std::to_string(run.qosMin) + ", parallelism " +
+               std::to_string(run.workers) + ", seed " +
+               std::to_string(run.seed) + ": give the same values";
+      return "";
+    };
+    settings.holdout = !this->holdout.is_none();
+    if (args.certifyDelta > 0)
+      settings.certify = tune::CertifySettings{args.certifyDelta, args.bound};
+    settings.onEvaluation = [this](const tune::Evaluation &e) {
+      return recorded(e);
+    };
+    settings.warn = [this](const std::string &problem) {
+      nb::gil_scoped_acquire gil;
+      writeStderr("approx_runtime.tune: warning: " + problem + "\n");
+    };
+    run = std::make_unique<tune::TuningRun>(space, std::move(settings));
+    std::string error;
+    if (!run->open(error))
+      throw nb::value_error(error.c_str());
     thread = std::thread([this] { search(); });
   }
 
@@ -123,20 +163,18 @@ public:
     }
     if (!callbackError.empty())
       throw std::runtime_error("result_callback raised " + callbackError);
-    if (!res.baselineOk()) {
-      const tune::Measurement &m = res.evaluations[0].result;
-      throw std::runtime_error("the exact configuration failed (" +
-                               std::string(tune::statusName(m.status)) +
-                               "): " + m.message);
-    }
+    if (!runError.empty())
+      throw std::runtime_error(runError);
+    const tune::TuneResult &res = run->result();
     const tune::Evaluation &base = res.evaluations[0];
-    const tune::Evaluation &best =
-        res.evaluations[size_t(std::max(0L, res.best))];
+    bool certified = false;
+    const tune::Evaluation &best = run->best(certified);
     nb::dict d;
     d["best_config"] = toDict(space.complete(best.config));
     d["best_mlir"] = applyConfig(args.mlir, best.config, args.filename);
     d["best_time"] = best.result.time * 1000;
     d["best_accuracy"] = best.result.qos;
+    d["best_certified"] = certified;
     d["met_threshold"] = res.best >= 0;
     d["baseline_time"] = base.result.time * 1000;
     d["baseline_accuracy"] = base.result.qos;
@@ -157,8 +195,15 @@ public:
     d["stop_reason"] = res.stopReason;
     d["seconds"] = res.seconds;
     d["space_size"] = space.size(args.dynamic);
-    d["run_id"] = run.id;
+    d["run_id"] = run->runInfo().id;
     d["interrupted"] = stopRequested.load();
+    // What approx-tune writes into --out: summary.json (held-out and
+    // certified results, each level's pick), speedup.txt, pareto.csv, ...
+    nb::dict outputs;
+    if (!stopRequested.load())
+      for (const auto &[name, text] : run->outputFiles())
+        outputs[name.c_str()] = text;
+    d["outputs"] = outputs;
     return d;
   }
 
@@ -175,13 +220,11 @@ private:
 
   TuneArgs args;
   nb::callable evaluate;
+  nb::object holdout, calibration; // callables or None
   nb::object callback;
   tune::Space space;
-  tune::TuneOptions options;
-  std::unique_ptr<tune::Store> store;
-  tune::RunInfo run;
-  size_t nextSeq = 0;
-  bool storeWarned = false, evalWarned = false, tty = false, printed = false;
+  std::unique_ptr<tune::TuningRun> run;
+  bool evalWarned = false, tty = false, printed = false;
   std::chrono::steady_clock::time_point lastPrint;
   std::optional<tune::Progress> unprinted;
 
@@ -191,45 +234,23 @@ private:
   bool done = false;
   std::atomic<bool> stopRequested{false};
   std::set<std::string> interrupted; // evaluations ended by Ctrl-C
-  std::string callbackError;
-  tune::TuneResult res;
-
-  void openStore() {
-    if (args.database.empty())
-      return;
-    std::string error;
-    store = tune::Store::open(args.database, error);
-    if (!store)
-      throw nb::value_error(error.c_str());
-    std::string fingerprint = tune::spaceFingerprint(space, args.dynamic);
-    if (args.resume) {
-      if (std::optional<tune::RunInfo> last = store->lastRun(fingerprint)) {
-        run = *last;
-        if (run.qosMin != args.accuracyThreshold ||
-            run.workers != args.parallelism || run.seed != args.seed)
-          throw nb::value_error(
-              ("resume: the stored run of this space in '" + args.database +
-               "' used accuracy_threshold " + std::to_string(run.qosMin) +
-               ", parallelism " + std::to_string(run.workers) + ", seed " +
-               std::to_string(run.seed) + ": give the same values")
-                  .c_str());
-        nextSeq = tune::loadPrior(*store, run, options);
-        return;
-      }
-    }
-    // No stored run of this space: resuming starts it.
-    args.resume = false;
-    run = tune::newRunInfo(space, options, args.filename, args.command);
-    if (!store->beginRun(run, error))
-      throw nb::value_error(
-          ("results store '" + args.database + "': " + error).c_str());
-  }
+  std::string callbackError, runError;
 
   void search() {
-    tune::EvaluateFn fn = [this](const tune::Config &c, tune::InputSet) {
-      return measure(c);
+    tune::EvaluateFn fn = [this](const tune::Config &c, tune::InputSet set) {
+      switch (set) {
+      case tune::InputSet::Evaluation:
+        return measure(holdout, c);
+      case tune::InputSet::Calibration:
+        return measure(calibration, c);
+      case tune::InputSet::Tuning:
+        break;
+      }
+      return measure(evaluate, c);
     };
-    res = tune::tune(space, fn, options);
+    std::string error;
+    if (!run->execute(fn, error))
+      runError = error;
     endProgress();
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -238,7 +259,43 @@ private:
     cv.notify_all();
   }
 
-  tune::Measurement measure(const tune::Config &c) {
+  /// Per-input scores a callable returned: {id: score} or a sequence of
+  /// scores (ids are their positions). "" or why they are unusable.
+  static std::string readScores(nb::handle scores,
+                                std::vector<tune::InputScore> &detail) {
+    std::vector<std::pair<std::string, nb::handle>> items;
+    if (nb::isinstance<nb::dict>(scores)) {
+      for (auto [k, v] : nb::borrow<nb::dict>(scores))
+        items.emplace_back(nb::cast<std::string>(nb::str(k)), v);
+    } else if (nb::isinstance<nb::sequence>(scores) &&
+               !nb::isinstance<nb::str>(scores)) {
+      size_t i = 0;
+      for (nb::handle v : scores)
+        items.emplace_back(std::to_string(i++), v);
+    } else {
+      return "per-input scores must be a dict {input id: score} or a "
+             "sequence of scores, not " +
+             nb::cast<std::string>(nb::repr(scores));
+    }
+    std::string text;
+    for (const auto &[id, v] : items) {
+      if (id.empty() || id.find_first_of(" \t\r\n") != std::string::npos)
+        return "per-input score id " + nb::cast<std::string>(nb::repr(nb::str(id.c_str()))) +
+               " is empty or has whitespace";
+      double score = 0;
+      if (!nb::try_cast<double>(v, score))
+        return "per-input score of '" + id + "' is not a number";
+      char buf[40];
+      std::snprintf(buf, sizeof buf, " %.17g\n", score);
+      text += id + buf;
+    }
+    std::string error;
+    if (!tune::parseQosDetail(text, "per-input scores", detail, error))
+      return error;
+    return "";
+  }
+
+  tune::Measurement measure(nb::handle fn, const tune::Config &c) {
     tune::Measurement m;
     m.status = tune::EvalStatus::Failed;
     if (stopRequested) {
@@ -248,31 +305,40 @@ private:
       return m;
     }
     nb::gil_scoped_acquire gil;
+    std::string name = fn.is(evaluate)        ? "evaluate_fn"
+                       : fn.is(holdout)       ? "holdout_fn"
+                                              : "calibration_fn";
     try {
-      nb::object r = evaluate(toDict(c));
+      nb::object r = fn(toDict(c));
       double time = 0, qos = 0;
       if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) {
-        m.message = "evaluate_fn returned " +
-                    nb::cast<std::string>(nb::repr(r)) +
-                    ", not (time_ms, accuracy)";
-      } else if (nb::len(r) != 2) {
-        m.message = "evaluate_fn returned " + std::to_string(nb::len(r)) +
-                    " values, not (time_ms, accuracy)";
+        m.message = name + " returned " + nb::cast<std::string>(nb::repr(r)) +
+                    ", not (time_ms, accuracy[, scores])";
+      } else if (nb::len(r) != 2 && nb::len(r) != 3) {
+        m.message = name + " returned " + std::to_string(nb::len(r)) +
+                    " values, not (time_ms, accuracy[, scores])";
       } else {
         time = nb::cast<double>(r[0]);
         qos = nb::cast<double>(r[1]);
+        std::string scoresError;
+        if (nb::len(r) == 3)
+          scoresError = readScores(r[2], m.detail);
         if (!(std::isfinite(time) && time > 0))
-          m.message = "evaluate_fn returned time_ms " + std::to_string(time) +
+          m.message = name + " returned time_ms " + std::to_string(time) +
                       " (must be a positive number of milliseconds)";
         else if (!(qos >= 0 && qos <= 1))
-          m.message = "evaluate_fn returned accuracy " + std::to_string(qos) +
+          m.message = name + " returned accuracy " + std::to_string(qos) +
                       " (must be within [0, 1])";
+        else if (!scoresError.empty())
+          m.message = name + ": " + scoresError;
         else {
           m.status = tune::EvalStatus::Ok;
           m.time = time / 1000;
           m.qos = qos;
           m.samples = {m.time};
         }
+        if (!m.ok())
+          m.detail.clear();
       }
     } catch (nb::python_error &e) {
       if (e.matches(PyExc_KeyboardInterrupt)) {
@@ -282,7 +348,7 @@ private:
         interrupted.insert(tune::formatConfig(c));
         return m;
       }
-      m.message = "evaluate_fn raised " + shortMessage(e);
+      m.message = name + " raised " + shortMessage(e);
       if (!evalWarned) {
         evalWarned = true;
         writeStderr(std::string("approx_runtime.tune: warning: ") + e.what() +
@@ -290,7 +356,7 @@ private:
                     "are not shown)\n");
       }
     } catch (std::bad_cast &) {
-      m.message = "evaluate_fn must return (time_ms, accuracy) as numbers";
+      m.message = name + " must return (time_ms, accuracy) as numbers";
     }
     if (!m.ok() && !evalWarned) {
       evalWarned = true;
@@ -301,31 +367,19 @@ private:
     return m;
   }
 
-  void recorded(const tune::Evaluation &e) {
+  /// Whether a new evaluation is stored; calls result_callback.
+  bool recorded(const tune::Evaluation &e) {
     // A failure once Ctrl-C was seen is most likely its doing (the signal
     // reaches the evaluator's child processes too): not a measurement.
     if (stopRequested && !e.result.ok())
-      return;
+      return false;
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (interrupted.count(tune::formatConfig(e.config)))
-        return; // not measured: a resumed run measures it
-    }
-    if (store) {
-      tune::Evaluation stored = e;
-      if (args.resume)
-        stored.seq = nextSeq++;
-      std::string error;
-      if (!store->add(run.id, tune::InputSet::Tuning, stored, error) &&
-          !storeWarned) {
-        storeWarned = true;
-        nb::gil_scoped_acquire gil;
-        writeStderr("approx_runtime.tune: warning: results store '" +
-                    args.database + "': " + error + "\n");
-      }
+        return false; // not measured: a resumed run measures it
     }
     if (callback.is_none() || !e.result.ok())
-      return;
+      return true;
     nb::gil_scoped_acquire gil;
     try {
       callback(toDict(e.config), e.result.time * 1000, e.result.qos);
@@ -335,6 +389,7 @@ private:
       if (callbackError.empty())
         callbackError = shortMessage(err);
     }
+    return true;
   }
 
   /// A line per second at most (and the last one); on a terminal the
@@ -390,7 +445,8 @@ void bindTune(nb::module_ &m) {
          nb::object callback, size_t maxEvals, uint64_t seed,
          const std::string &mode, bool resume, bool progress,
          const std::string &filename, const std::string &command,
-         std::vector<tune::Config> startFrom) {
+         std::vector<tune::Config> startFrom, nb::object holdout,
+         nb::object calibration, double certify, const std::string &bound) {
         if (mode != "dynamic" && mode != "static")
           throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
                                  mode + "'")
@@ -409,13 +465,25 @@ void bindTune(nb::module_ &m) {
         args.resume = resume;
         args.progress = progress;
         args.startFrom = std::move(startFrom);
-        return new TuneJob(args, std::move(evaluate), std::move(callback));
+        args.certifyDelta = certify;
+        if (!tune::parseBound(bound, args.bound))
+          throw nb::value_error(("certify_bound must be 'betting' or "
+                                 "'hoeffding-bentkus', not '" + bound + "'")
+                                    .c_str());
+        for (nb::handle fn : {holdout, calibration})
+          if (!fn.is_none() && !PyCallable_Check(fn.ptr()))
+            throw nb::type_error("holdout_fn and calibration_fn must be "
+                                 "callable or None");
+        return new TuneJob(args, std::move(evaluate), std::move(holdout),
+                           std::move(calibration), std::move(callback));
       },
       nb::arg("mlir"), nb::arg("evaluate"), nb::arg("accuracy_threshold"),
       nb::arg("time_budget"), nb::arg("database"), nb::arg("parallelism"),
       nb::arg("callback").none(), nb::arg("max_evals"), nb::arg("seed"),
       nb::arg("mode"), nb::arg("resume"), nb::arg("progress"),
       nb::arg("filename"), nb::arg("command"), nb::arg("start_from"),
+      nb::arg("holdout").none(), nb::arg("calibration").none(),
+      nb::arg("certify"), nb::arg("certify_bound"),
       nb::rv_policy::take_ownership);
 }
 

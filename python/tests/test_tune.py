@@ -288,3 +288,77 @@ def test_real_c_kernel(tools, repo, tmp_path):
     assert result["baseline_accuracy"] > 0.999999  # exact = reference
     assert result["best_accuracy"] >= 0.99
     assert ar.MLIRConfigManager().default_config(result["best_mlir"]) == result["best_config"]
+
+
+def _per_input(config, inputs, offset):
+    """The synthetic space measured on `inputs` inputs: input i is answered
+    by the exact configuration when (i * 7) % 10 < 7 and by `config` when
+    also its loss rate (1 - synthetic accuracy) is below a fixed
+    pseudo-random number of the input."""
+    time_ms, accuracy = synthetic(config)
+    rate = 1 - accuracy
+    scores = {}
+    for i in range(offset, offset + inputs):
+        u = ((i * 2654435761) % 1000) / 1000
+        scores[f"q{i}"] = 1.0 if (i * 7) % 10 < 7 and u >= rate else 0.0
+    right = sum(scores.values())
+    base = sum(1 for i in range(offset, offset + inputs) if (i * 7) % 10 < 7)
+    return time_ms, min(1.0, right / base), scores
+
+
+def test_certify_and_outputs(tmp_path):
+    calls = {"holdout": 0, "calibration": 0}
+
+    def holdout(c):
+        calls["holdout"] += 1
+        return _per_input(c, 100, 10_000)
+
+    def calibration(c):
+        calls["calibration"] += 1
+        return _per_input(c, 2000, 20_000)
+
+    out = tmp_path / "out"
+    r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
+                accuracy_threshold=0.91, time_budget=0, max_evals=40,
+                database=str(tmp_path / "t.db"), progress=False,
+                holdout_fn=holdout, calibration_fn=calibration, certify=0.05,
+                out_dir=str(out))
+    assert calls["holdout"] >= 2 and calls["calibration"] >= 2
+    assert r["best_certified"]
+    summary = json.loads(r["outputs"]["summary.json"])
+    assert sorted(os.listdir(out)) == ["best_config.json", "pareto.csv", "plot.svg",
+                                       "speedup.txt", "summary.json", "tuned.mlir"]
+    assert json.loads((out / "summary.json").read_text()) == summary
+    cert = summary["certified"]
+    assert summary["certification"]["inputs"] == 2000
+    assert set(cert) >= {"1", "3", "6", "9"}
+    for level, c in cert.items():
+        if not c["exact"]:
+            assert c["loss_upper"] <= c["level"] + 1e-3
+            assert c["inputs"] == 2000
+    # The 9 % level certifies an approximation on 2,000 inputs, and it is
+    # what summary.json's picks deploy there.
+    assert not cert["9"]["exact"] and cert["9"]["speedup"] > 1
+    assert summary["picks"]["9"]["basis"] == "certified"
+    assert summary["picks"]["9"]["config"] == cert["9"]["config"]
+    assert json.loads((out / "best_config.json").read_text()) == cert["9"]["config"]
+    assert "certified on the calibration set (2000 inputs" in r["outputs"]["speedup.txt"]
+
+
+def test_certify_errors(tmp_path):
+    with pytest.raises(ValueError, match="certify needs calibration_fn"):
+        ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
+                progress=False, certify=0.05)
+    with pytest.raises(ValueError, match=r"certify=2: give an error level in \(0, 1\)"):
+        ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
+                progress=False, certify=2, calibration_fn=synthetic)
+    # A calibration evaluator without per-input scores cannot certify.
+    with pytest.raises(RuntimeError, match="certification needs per-input scores"):
+        ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
+                progress=False, certify=0.05, calibration_fn=synthetic)
+    # Malformed scores are a failed measurement, named.
+    with pytest.raises(RuntimeError, match=r"calibration_fn: per-input scores:2: "
+                       r"score '1.5' of input '1' is not a number in \[0, 1\]"):
+        ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
+                progress=False, certify=0.05,
+                calibration_fn=lambda c: (*synthetic(c), [1.0, 1.5]))

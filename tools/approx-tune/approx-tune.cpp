@@ -5,9 +5,10 @@
 //   approx-tune --space kernel.c --eval 'CMD' --qos-min 0.95 --max-evals 200 \
 //               --seed 1 --out DIR                   search the space
 //
-// The command is run with APPROX_CONFIG=<configuration file> and
-// APPROX_INPUT_SET=tuning|evaluation and prints
-// `approx-result: time=<seconds> qos=<0..1>` (docs/tuning.md).
+// The command is run with APPROX_CONFIG=<configuration file>,
+// APPROX_INPUT_SET=tuning|evaluation|calibration and APPROX_QOS_DETAIL=<file
+// for per-input scores>, and prints `approx-result: time=<seconds>
+// qos=<0..1>` (docs/tuning.md).
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
@@ -16,6 +17,7 @@
 #include "approx/Tuner/Report.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
 #include "approx/Tuner/Store.h"
+#include "approx/Tuner/TuningRun.h"
 #include "approx/Support/CrashGuard.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "approx/Dialect/Approx/IR/WidenBounds.h"
@@ -38,11 +40,11 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <chrono>
+#include <cerrno>
+#include <cstdlib>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/file.h>
-#include <mutex>
 
 using namespace llvm;
 namespace tune = approx::tune;
@@ -76,9 +78,9 @@ cl::opt<std::string> validateFile(
 
 cl::opt<std::string> evalCommand(
     "eval",
-    cl::desc("Command measuring one configuration, with APPROX_CONFIG and "
-             "APPROX_INPUT_SET set (run directly, or by /bin/sh -c when "
-             "it uses shell syntax); it prints "
+    cl::desc("Command measuring one configuration, with APPROX_CONFIG, "
+             "APPROX_INPUT_SET and APPROX_QOS_DETAIL set (run directly, or "
+             "by /bin/sh -c when it uses shell syntax); it prints "
              "`approx-result: time=<s> qos=<q>`. Starts a search"),
     cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
 cl::opt<double> qosMin("qos-min",
@@ -140,6 +142,27 @@ cl::opt<bool> holdout(
 cl::opt<std::string> holdoutCommand(
     "holdout-eval",
     cl::desc("Command for the evaluation input set (implies --holdout; "
+             "default: the --eval command)"),
+    cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
+cl::opt<std::string> certify(
+    "certify", cl::ValueOptional,
+    cl::desc("Certify each level's pick on the calibration input set "
+             "(APPROX_INPUT_SET=calibration, per-input scores in "
+             "APPROX_QOS_DETAIL): its loss is at most the level with "
+             "probability 1-DELTA (default 0.05; docs/tuning.md)"),
+    cl::value_desc("DELTA"), cl::cat(searchCat));
+cl::opt<tune::BoundKind> certifyBound(
+    "certify-bound", cl::desc("The test certification uses"),
+    cl::values(clEnumValN(tune::BoundKind::Betting, "betting",
+                          "testing by betting (default; tight for paired "
+                          "outcomes)"),
+               clEnumValN(tune::BoundKind::HoeffdingBentkus,
+                          "hoeffding-bentkus",
+                          "Hoeffding-Bentkus (Learn-then-Test's)")),
+    cl::init(tune::BoundKind::Betting), cl::cat(searchCat));
+cl::opt<std::string> calibrationCommand(
+    "calibration-eval",
+    cl::desc("Command for the calibration input set (implies --certify; "
              "default: the --eval command)"),
     cl::value_desc("command"), cl::init(""), cl::cat(searchCat));
 cl::list<std::string> startFrom(
@@ -344,14 +367,36 @@ std::string checkOptions() {
   return "";
 }
 
+/// --certify's settings; an error message or "".
+std::string certifySettings(std::optional<tune::CertifySettings> &out) {
+  if (!certify.getNumOccurrences() && calibrationCommand.empty() &&
+      !certifyBound.getNumOccurrences())
+    return "";
+  tune::CertifySettings cs;
+  cs.bound = certifyBound;
+  if (!certify.empty()) {
+    char *end = nullptr;
+    errno = 0;
+    cs.delta = std::strtod(certify.c_str(), &end);
+    if (*end || errno || !(cs.delta > 0 && cs.delta < 1))
+      return "--certify=" + certify +
+             ": the error level must be a number in (0, 1), e.g. 0.05";
+  }
+  out = cs;
+  return "";
+}
+
 int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   if (std::string problem = checkOptions(); !problem.empty())
     return fail(problem);
   if (space.params.empty())
     return fail("'" + spaceFile + "' has no approx annotations: nothing to tune");
   bool dynamic = mode == Mode::Dynamic;
-  std::vector<tune::Config> start;
-  if (std::string problem = loadStart(space, dynamic, start); !problem.empty())
+  tune::RunSettings settings;
+  if (std::string problem = certifySettings(settings.certify); !problem.empty())
+    return fail(problem);
+  if (std::string problem = loadStart(space, dynamic, settings.options.start);
+      !problem.empty())
     return fail("--start-from: " + problem);
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create '" + outDir + "': " + ec.message());
@@ -371,12 +416,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   // process group); what was measured is already in the store.
   sys::SetInterruptFunction(onInterrupt);
 
-  std::string error;
-  auto store = tune::Store::open(storePath(), error);
-  if (!store)
-    return fail(error);
-
-  tune::TuneOptions options;
+  tune::TuneOptions &options = settings.options;
   options.qosMin = qosMin;
   options.maxEvals = maxEvals;
   options.timeBudget = timeBudget;
@@ -386,139 +426,83 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   unsigned batchSize = mpi ? (batch ? unsigned(batch) : mpiWorkers) : unsigned(workers);
   options.workers = batchSize;
   options.dynamic = dynamic;
-  options.start = std::move(start);
-
-  tune::RunInfo run;
-  size_t nextSeq = 0;
-  std::string fingerprint = tune::spaceFingerprint(space, dynamic);
-  if (resume) {
-    auto last = store->lastRun(fingerprint);
-    if (!last)
-      return fail("--resume: no " + Twine(dynamic ? "dynamic" : "static") +
-                  " run of this space in '" + storePath() + "'");
-    run = *last;
-    // A resumed run replays the stored one: its options must match.
+  settings.spaceName = spaceFile;
+  settings.command = evalCommand;
+  settings.storePath = storePath();
+  settings.resume = resume ? tune::Resume::Required : tune::Resume::No;
+  // A resumed run replays the stored one: the options given must match.
+  settings.checkResume = [&](const tune::RunInfo &run) -> std::string {
     if (seed.getNumOccurrences() && seed != run.seed)
-      return fail("--resume: --seed " + Twine(seed) +
-                  " differs from the stored run's seed " + Twine(run.seed));
+      return "--seed " + std::to_string(seed) +
+             " differs from the stored run's seed " + std::to_string(run.seed);
     if (qosMin.getNumOccurrences() && qosMin != run.qosMin)
-      return fail(formatv("--resume: --qos-min {0} differs from the stored "
-                          "run's {1}",
-                          double(qosMin), run.qosMin));
+      return formatv("--qos-min {0} differs from the stored run's {1}",
+                     double(qosMin), run.qosMin);
     if ((workers.getNumOccurrences() || batch.getNumOccurrences()) &&
         batchSize != run.workers)
-      return fail("--resume: " + Twine(mpi ? "--batch " : "--workers ") +
-                  Twine(batchSize) + " differs from the stored run's " +
-                  Twine(run.workers));
-    options.seed = run.seed;
-    options.qosMin = run.qosMin;
-    options.workers = run.workers;
-    nextSeq = tune::loadPrior(*store, run, options);
-  } else {
-    run = tune::newRunInfo(space, options, spaceFile, evalCommand);
-    if (!store->beginRun(run, error))
-      return fail("results store '" + storePath() + "': " + error);
-  }
-
-  // The exact run sets the default timeout; it gets --timeout or an hour.
-  constexpr double kExactRunTimeout = 3600;
-  tune::CommandOptions command{evalCommand, repetitions,
-                               timeout > 0 ? double(timeout) : kExactRunTimeout,
-                               timeTolerance};
-  tune::EvaluateFn untimed = makeEvaluator(command);
-  tune::EvaluateFn timed;
-  std::mutex timedMutex;
-  tune::EvaluateFn evaluate = [&](const tune::Config &c, tune::InputSet set) {
-    {
-      std::lock_guard<std::mutex> lock(timedMutex);
-      if (!timed) {
-        auto start = std::chrono::steady_clock::now();
-        tune::Measurement m = untimed(c, set);
-        double wall = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count() /
-                      double(std::max<size_t>(1, m.samples.size()));
-        command.timeoutSeconds = timeout > 0 ? double(timeout) : 10 * wall + 10;
-        timed = makeEvaluator(command);
-        return m;
-      }
-    }
-    return timed(c, set);
+      return std::string(mpi ? "--batch " : "--workers ") +
+             std::to_string(batchSize) + " differs from the stored run's " +
+             std::to_string(run.workers);
+    return "";
   };
-
-  // Every write to the store; a failing store is reported once and the
-  // run goes on (its outputs are still written).
-  bool storeWarned = false;
-  auto storeAdd = [&](tune::InputSet set, const tune::Evaluation &e) {
-    if (!store->add(run.id, set, e, error) && !storeWarned) {
-      WithColor::warning(errs(), "approx-tune")
-          << "results store '" << storePath() << "': " << error << "\n";
-      storeWarned = true;
-    }
-  };
-  options.onEvaluation = [&](const tune::Evaluation &e) {
-    tune::Evaluation stored = e;
-    if (resume)
-      stored.seq = nextSeq++;
-    storeAdd(tune::InputSet::Tuning, stored);
+  settings.holdout = holdout || !holdoutCommand.empty();
+  settings.warn = [](const std::string &problem) {
+    WithColor::warning(errs(), "approx-tune") << problem << "\n";
   };
   ProgressPrinter progress;
   if (!quiet)
     options.onProgress = [&](const tune::Progress &p) { progress(p); };
 
-  tune::TuneResult result = tune::tune(space, evaluate, options);
-  progress.done();
-  if (!result.baselineOk()) {
-    const tune::Measurement &m = result.evaluations[0].result;
-    return fail("the exact configuration failed (" +
-                Twine(tune::statusName(m.status)) + "): " + m.message +
-                "\n  command: " + evalCommand);
-  }
+  tune::TuningRun run(space, std::move(settings));
+  std::string error;
+  if (!run.open(error))
+    return fail(resume ? "--resume: " + error : error);
 
-  tune::Report report;
-  report.space = spaceFile;
-  report.mode = dynamic ? "dynamic" : "static";
-  report.command = evalCommand;
-  report.qosMin = options.qosMin;
-  report.seed = options.seed;
-  report.spaceSize = space.size(dynamic);
-  report.params = &space;
-  report.result = &result;
-  if (holdout || !holdoutCommand.empty()) {
-    tune::CommandOptions held = command;
-    if (!holdoutCommand.empty())
-      held.command = holdoutCommand;
-    tune::Holdout h =
-        tune::remeasureFrontier(result, makeEvaluator(held), batchSize);
-    if (!h.baseline.ok())
-      return fail("the exact configuration failed on the evaluation set (" +
-                  Twine(tune::statusName(h.baseline.status)) + "): " +
-                  h.baseline.message);
-    tune::Evaluation e = result.evaluations[0];
-    e.result = h.baseline;
-    storeAdd(tune::InputSet::Evaluation, e);
-    for (size_t i = 0; i < result.frontier.size(); ++i) {
-      e = result.evaluations[result.frontier[i]];
-      e.result = h.frontier[i];
-      storeAdd(tune::InputSet::Evaluation, e);
+  // Each input set's command, its timeout set by its exact run (or
+  // --timeout).
+  tune::CommandOptions command{evalCommand, repetitions, 0, timeTolerance};
+  auto evaluatorFor = [&](const std::string &cmd) {
+    tune::CommandOptions o = command;
+    if (!cmd.empty())
+      o.command = cmd;
+    return tune::calibratedCommandEvaluator(o, timeout, makeEvaluator);
+  };
+  tune::EvaluateFn tuning = evaluatorFor(""),
+                   evaluation = evaluatorFor(holdoutCommand),
+                   calibration = evaluatorFor(calibrationCommand);
+  tune::EvaluateFn evaluate = [&](const tune::Config &c, tune::InputSet set) {
+    switch (set) {
+    case tune::InputSet::Evaluation:
+      return evaluation(c, set);
+    case tune::InputSet::Calibration:
+      return calibration(c, set);
+    case tune::InputSet::Tuning:
+      break;
     }
-    report.holdout = std::move(h);
-  }
+    return tuning(c, set);
+  };
+  bool ok = run.execute(evaluate, error);
+  progress.done();
+  if (!ok)
+    return fail(StringRef(error).starts_with("the exact configuration failed (")
+                    ? error + "\n  command: " + evalCommand
+                    : error);
 
-  const tune::Evaluation &best =
-      result.evaluations[size_t(std::max(0L, result.best))];
+  const tune::TuneResult &result = run.result();
+  bool certified = false;
+  const tune::Evaluation &best = run.best(certified);
   tune::applyToAnnotations(module, best.config);
   std::string tuned;
   raw_string_ostream tunedOs(tuned);
   module.print(tunedOs);
-  if (writeOutput("best_config.json", tune::toJson(best.config)) ||
-      writeOutput("pareto.csv", report.paretoCsv()) ||
-      writeOutput("tuned.mlir", tuned) ||
-      writeOutput("plot.svg", report.plotSvg()) ||
-      writeOutput("speedup.txt", report.speedupTable()) ||
-      writeOutput("summary.json", report.summaryJson()))
+  for (const auto &[name, text] : run.outputFiles())
+    if (writeOutput(name, text))
+      return 1;
+  if (writeOutput("tuned.mlir", tuned))
     return 1;
 
+  const tune::Report &report = run.report();
+  double qosBound = run.options().qosMin;
   double base = result.evaluations[0].result.time;
   outs() << spaceFile << " " << report.mode << " space of "
          << format("%.4g", report.spaceSize) << " configurations: "
@@ -526,14 +510,28 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
          << " failed)" << (result.exhaustive ? ", exhaustive" : "") << ", "
          << format("%.1f", result.seconds) << " s; " << result.stopReason
          << "\n";
-  if (result.best > 0)
+  if (certified) {
+    const tune::Certification &c = *report.certification;
+    if (best.config == result.evaluations[0].config)
+      outs() << formatv("certified at qos >= {0} (delta {1}): no approximate "
+                        "configuration; best_config.json is the exact "
+                        "configuration\n",
+                        qosBound, c.delta);
+    else
+      outs() << formatv("certified at qos >= {0} (delta {1}, {2} calibration "
+                        "inputs): {3:f2}x on the tuning set -> "
+                        "{4}/best_config.json\n",
+                        qosBound, c.delta, c.measured.baseline.detail.size(),
+                        base / best.result.time, outDir);
+  } else if (result.best > 0) {
     outs() << formatv("best with qos >= {0}: {1:f2}x (qos {2:f4}) -> "
                       "{3}/best_config.json\n",
-                      options.qosMin, base / best.result.time,
-                      best.result.qos, outDir);
-  else
-    outs() << "no approximate configuration met qos >= " << options.qosMin
+                      qosBound, base / best.result.time, best.result.qos,
+                      outDir);
+  } else {
+    outs() << "no approximate configuration met qos >= " << qosBound
            << "; best_config.json is the exact configuration\n";
+  }
   outs() << report.speedupTable();
   return 0;
 }

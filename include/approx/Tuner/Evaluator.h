@@ -6,6 +6,10 @@
 //
 //   approx-result: time=<seconds> qos=<0..1>
 //
+// and, when APPROX_QOS_DETAIL names a file, writes there one line per input,
+// `<input id> <score>` with the score in [0, 1]: the per-input outcomes that
+// certification pairs against the exact configuration's (docs/tuning.md).
+//
 // Failures (non-zero exit, signal, timeout, no result line, values out of
 // range) are measurements with a failed status, never exceptions.
 //
@@ -26,10 +30,23 @@ const char *statusName(EvalStatus status);
 /// Inverse of statusName; false for an unknown name.
 bool parseStatus(const std::string &name, EvalStatus &status);
 
-/// The input set a measurement runs on: the tuning set, or the disjoint
-/// evaluation (held-out) set the frontier is re-measured on.
-enum class InputSet { Tuning, Evaluation };
+/// The input set a measurement runs on: the tuning set, the disjoint
+/// evaluation (held-out, test) set the frontier is re-measured on, or the
+/// calibration set certification runs on (disjoint from both).
+enum class InputSet { Tuning, Evaluation, Calibration };
 const char *inputSetName(InputSet set);
+/// Inverse of inputSetName; false for an unknown name.
+bool parseInputSet(const std::string &name, InputSet &set);
+
+/// The score of one input: its id (no whitespace) and a value in [0, 1]
+/// (1/0 for an answer right or wrong; a kernel's QoS on that input).
+struct InputScore {
+  std::string id;
+  double score = 0;
+  bool operator==(const InputScore &o) const {
+    return id == o.id && score == o.score;
+  }
+};
 
 /// One measurement of one configuration.
 struct Measurement {
@@ -38,6 +55,9 @@ struct Measurement {
   double qos = 0;              // median over repetitions, in [0, 1]
   std::vector<double> samples; // time of each repetition
   std::string message;         // why it failed
+  /// Per-input scores (APPROX_QOS_DETAIL), of the first repetition; empty
+  /// when the evaluator reports none.
+  std::vector<InputScore> detail;
   bool ok() const { return status == EvalStatus::Ok; }
 };
 
@@ -62,6 +82,16 @@ Measurement repeatMeasurement(const std::function<Measurement()> &once,
 bool parseResultLine(const std::string &output, double &time, double &qos,
                      std::string &error);
 
+/// Parses an APPROX_QOS_DETAIL file's `text` (`<id> <score>` per line;
+/// blank lines and `#` comments skipped). False with a located error
+/// ("<path>:<line>: ...") on a malformed line, a score outside [0, 1], a
+/// repeated id, or no line at all.
+bool parseQosDetail(const std::string &text, const std::string &path,
+                    std::vector<InputScore> &detail, std::string &error);
+
+/// Text of `detail` in the format parseQosDetail reads.
+std::string formatQosDetail(const std::vector<InputScore> &detail);
+
 struct CommandOptions {
   std::string command;     // run by /bin/sh -c
   unsigned repetitions = 3;  // at most
@@ -70,9 +100,21 @@ struct CommandOptions {
 };
 
 /// Runs `options.command` with APPROX_CONFIG=<a JSON file holding the
-/// configuration> and APPROX_INPUT_SET=tuning|evaluation in its environment,
-/// and parses its result line. Safe to call from several threads.
+/// configuration>, APPROX_INPUT_SET=tuning|evaluation|calibration and
+/// APPROX_QOS_DETAIL=<a file for per-input scores> in its environment, and
+/// parses its result line and, when the command wrote it, the detail file
+/// (malformed: an unparsable measurement). Safe to call from several
+/// threads.
 EvaluateFn commandEvaluator(const CommandOptions &options);
+
+/// An evaluator of `options.command` whose per-run timeout is
+/// `explicitTimeout` seconds when positive, else set by the first
+/// measurement it makes (the exact run, given an hour): 10x that run's
+/// wall time + 10 s. `make` builds an evaluator for given options (locally
+/// commandEvaluator; with MPI, the coordinator's).
+EvaluateFn calibratedCommandEvaluator(
+    CommandOptions options, double explicitTimeout,
+    std::function<EvaluateFn(const CommandOptions &)> make);
 
 /// Kills the process group of every command evaluation still running
 /// (each runs in its own group, so a terminal's Ctrl-C does not reach it)

@@ -2,12 +2,15 @@
 //
 // Speedups at QoS-loss levels, the Pareto CSV, the SVG plot, the speedup
 // table and summary.json of a tuning run, with the frontier optionally
-// re-measured on a held-out evaluation input set.
+// re-measured on a held-out evaluation (test) input set and certified on a
+// calibration set; each level's deployment pick, computed once here, is
+// read back from summary.json by every script.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNER_REPORT_H
 #define APPROX_TUNER_REPORT_H
 
+#include "approx/Tuner/Certify.h"
 #include "approx/Tuner/Search.h"
 
 #include <optional>
@@ -26,10 +29,44 @@ struct Holdout {
   std::vector<Measurement> frontier;
 };
 
-/// Re-measures the baseline and the frontier of `result` on the evaluation
-/// input set.
+/// Re-measures the baseline and the frontier of `result` on `set` (the
+/// evaluation set unless told).
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
-                          unsigned workers);
+                          unsigned workers,
+                          InputSet set = InputSet::Evaluation);
+
+/// A measurement's QoS from its per-input scores, paired with the exact
+/// configuration's on the same inputs: relative (uncapped: above 1 when
+/// more accurate than exact) and absolute (the mean score).
+struct PairedQos {
+  double relative = 0, accuracy = 0;
+  size_t inputs = 0;
+};
+std::optional<PairedQos> pairedQos(const Measurement &exact,
+                                   const Measurement &m);
+
+/// The frontier measured on the calibration set and what it certifies.
+struct Certification {
+  double delta = 0.05;
+  BoundKind bound = BoundKind::Betting;
+  Holdout measured; // the baseline and each frontier point
+  /// Frontier indices in the order tested (most accurate first; points
+  /// equal to the exact configuration are not tested: their loss is 0).
+  std::vector<size_t> order;
+  /// One per certified level: lossLevels(), then the run's QoS bound.
+  std::vector<LevelCertificate> levels;
+  /// Each tested point's paired outcomes (same order as `order`).
+  std::vector<Candidate> candidates;
+};
+
+/// The configuration a level deploys: the certified one when the run
+/// certified, else the fastest frontier point meeting the level on the
+/// tuning set; the evaluation set only reports it.
+struct LevelPick {
+  double loss = 0;
+  long point = -1; // index into TuneResult::frontier; -1: the exact one
+  bool certified = false;
+};
 
 /// The largest speedup over `baseline` among `points` with QoS >= 1 - loss
 /// (1 when none; the exact configuration always qualifies).
@@ -45,10 +82,18 @@ struct Report {
   const Space *params = nullptr;
   const TuneResult *result = nullptr;
   std::optional<Holdout> holdout;
+  std::optional<Certification> certification;
 
   std::vector<Measurement> tuningPoints() const; // every successful one
   double tuningSpeedup(double loss) const;
   std::optional<double> evaluationSpeedup(double loss) const;
+  /// The deployment pick at `loss`.
+  LevelPick pick(double loss) const;
+  /// The certificate of `loss` (nullptr without certification).
+  const LevelCertificate *certificate(double loss) const;
+  /// Lines naming each configuration more accurate than the exact one on
+  /// an input set with per-input scores ("" when none is).
+  std::string dominatedNote() const;
 
   /// Header `time_s,qos,speedup,<parameters...>`, one row per frontier
   /// point in ascending time; with a holdout also the evaluation-set time,
@@ -56,7 +101,8 @@ struct Report {
   std::string paretoCsv() const;
   /// All points (grey) and the frontier (line) as QoS loss vs speedup.
   std::string plotSvg() const;
-  /// Speedup at QoS loss <= 1/3/6/9 % on both input sets, and their gap.
+  /// Speedup at QoS loss <= 1/3/6/9 % on both input sets, and their gap;
+  /// the certified picks; configurations more accurate than exact.
   std::string speedupTable() const;
   std::string summaryJson() const;
 };

@@ -1,0 +1,217 @@
+//===- Certify.cpp - statistical guarantees on a configuration's loss -----===//
+#include "approx/Tuner/Certify.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace approx::tune {
+
+const char *boundName(BoundKind kind) {
+  switch (kind) {
+  case BoundKind::Betting:
+    return "betting";
+  case BoundKind::HoeffdingBentkus:
+    return "hoeffding-bentkus";
+  }
+  return "";
+}
+
+bool parseBound(const std::string &name, BoundKind &kind) {
+  for (BoundKind k : {BoundKind::Betting, BoundKind::HoeffdingBentkus})
+    if (name == boundName(k)) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+double Paired::exactSum() const {
+  double s = 0;
+  for (double v : exact)
+    s += v;
+  return s;
+}
+
+double Paired::approxSum() const {
+  double s = 0;
+  for (double v : approx)
+    s += v;
+  return s;
+}
+
+double Paired::loss() const {
+  double e = exactSum();
+  return e > 0 ? 1 - approxSum() / e : 0;
+}
+
+bool pairScores(const std::vector<InputScore> &exact,
+                const std::vector<InputScore> &approx, Paired &paired,
+                std::string &error) {
+  std::map<std::string, double> byId;
+  for (const InputScore &s : approx)
+    byId[s.id] = s.score;
+  paired = Paired();
+  for (const InputScore &s : exact) {
+    auto it = byId.find(s.id);
+    if (it == byId.end()) {
+      error = "no score for input '" + s.id +
+              "', which the exact configuration has";
+      return false;
+    }
+    paired.exact.push_back(s.score);
+    paired.approx.push_back(it->second);
+  }
+  if (approx.size() != exact.size()) {
+    std::map<std::string, double> exactIds;
+    for (const InputScore &s : exact)
+      exactIds[s.id] = s.score;
+    for (const InputScore &s : approx)
+      if (!exactIds.count(s.id)) {
+        error = "a score for input '" + s.id +
+                "', which the exact configuration does not have";
+        return false;
+      }
+  }
+  return true;
+}
+
+namespace {
+
+/// The paired outcome whose mean is positive exactly when the loss exceeds
+/// `level`: z = exact * (1 - level) - approx, in [-1, 1 - level].
+std::vector<double> outcomes(const Paired &p, double level) {
+  std::vector<double> z(p.inputs());
+  for (size_t i = 0; i < z.size(); ++i)
+    z[i] = p.exact[i] * (1 - level) - p.approx[i];
+  return z;
+}
+
+/// Testing by betting against "E[z] >= 0": the capital multiplies by
+/// (1 - lambda * z) per input; lambda is aGRAPA's growth-optimal size from
+/// the outcomes seen so far (predictable), capped at 3/4 of the largest
+/// admissible bet so that the capital stays positive.
+double bettingPValue(const std::vector<double> &z, double level) {
+  double cap = 0.75 / (1 - level);
+  double capital = 1, best = 1;
+  // Running mean and variance of the payoff y = -z, with a weak prior
+  // (mean 0, variance 1/4) so that the first bets are small.
+  double sum = 0, sumSq = 0;
+  size_t n = 0;
+  for (double zi : z) {
+    double mean = sum / double(n + 1);
+    double var = (0.25 + sumSq - 2 * mean * sum + double(n) * mean * mean) /
+                 double(n + 1);
+    var = std::max(var, 1e-6);
+    double lambda = std::clamp(mean / (var + mean * mean), 0.0, cap);
+    capital *= 1 - lambda * zi;
+    best = std::max(best, capital);
+    double y = -zi;
+    sum += y;
+    sumSq += y * y;
+    ++n;
+  }
+  return std::min(1.0, 1 / best);
+}
+
+/// log P(Binomial(n, p) <= k).
+double logBinomialCdf(size_t n, double p, size_t k) {
+  if (k >= n)
+    return 0;
+  double logP = std::log(p), logQ = std::log1p(-p);
+  double lognf = std::lgamma(double(n) + 1);
+  double acc = -INFINITY;
+  for (size_t i = 0; i <= k; ++i) {
+    double term = lognf - std::lgamma(double(i) + 1) -
+                  std::lgamma(double(n - i) + 1) + double(i) * logP +
+                  double(n - i) * logQ;
+    double hi = std::max(acc, term);
+    acc = hi + std::log(std::exp(acc - hi) + std::exp(term - hi));
+  }
+  return acc;
+}
+
+/// Hoeffding-Bentkus against "E[w] >= m0" for z rescaled to w in [0, 1].
+/// z lies in [-1, 1 - level]; when the exact configuration scores 1 on
+/// every input (a kernel's QoS against its own output) in [-level,
+/// 1 - level], where w = 1 - score: the loss itself, as Learn-then-Test
+/// bounds it.
+double hoeffdingBentkusPValue(const std::vector<double> &z, double level,
+                              bool exactAlwaysOne) {
+  size_t n = z.size();
+  double lo = exactAlwaysOne ? -level : -1, hi = 1 - level;
+  double m0 = -lo / (hi - lo), mean = 0;
+  for (double zi : z)
+    mean += (zi - lo) / (hi - lo);
+  mean /= double(n);
+  if (mean >= m0)
+    return 1;
+  auto kl = [](double a, double b) {
+    double s = 0;
+    if (a > 0)
+      s += a * std::log(a / b);
+    if (a < 1)
+      s += (1 - a) * std::log((1 - a) / (1 - b));
+    return s;
+  };
+  double hoeffding = std::exp(-double(n) * kl(mean, m0));
+  double k = std::ceil(double(n) * mean - 1e-9);
+  double bentkus =
+      std::exp(1.0 + logBinomialCdf(n, m0, size_t(std::max(0.0, k))));
+  return std::min({1.0, hoeffding, bentkus});
+}
+
+} // namespace
+
+double lossPValue(const Paired &paired, double level, BoundKind kind) {
+  if (paired.inputs() == 0 || !(level < 1) || paired.exactSum() <= 0)
+    return 1;
+  std::vector<double> z = outcomes(paired, level);
+  if (kind == BoundKind::Betting)
+    return bettingPValue(z, level);
+  bool exactAlwaysOne = std::all_of(paired.exact.begin(), paired.exact.end(),
+                                    [](double e) { return e == 1; });
+  return hoeffdingBentkusPValue(z, level, exactAlwaysOne);
+}
+
+double lossUpperBound(const Paired &paired, double delta, BoundKind kind) {
+  if (paired.inputs() == 0 || paired.exactSum() <= 0)
+    return 1;
+  double start = std::floor(std::max(-1.0, paired.loss()) * 1000) / 1000;
+  for (int step = 0;; ++step) {
+    double level = start + step / 1000.0;
+    if (level >= 1)
+      return 1;
+    if (lossPValue(paired, level, kind) <= delta)
+      return level;
+  }
+}
+
+LevelCertificate fixedSequence(const std::vector<Candidate> &candidates,
+                               double level, double delta, BoundKind kind) {
+  LevelCertificate c;
+  c.level = level;
+  c.delta = delta;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate &k = candidates[i];
+    ++c.tested;
+    if (!k.paired) {
+      c.stoppedAt = "candidate " + std::to_string(i + 1) + ": " + k.why;
+      break;
+    }
+    double p = lossPValue(*k.paired, level, kind);
+    if (p > delta) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "candidate %zu: loss %.4f on %zu inputs, p = %.3g > %g",
+                    i + 1, k.paired->loss(), k.paired->inputs(), p, delta);
+      c.stoppedAt = buf;
+      break;
+    }
+    if (c.pick < 0 || k.time < candidates[size_t(c.pick)].time)
+      c.pick = long(i);
+  }
+  return c;
+}
+
+} // namespace approx::tune

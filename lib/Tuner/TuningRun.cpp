@@ -1,0 +1,236 @@
+//===- TuningRun.cpp - one tuning run, from the store to the reports ------===//
+#include "approx/Tuner/TuningRun.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+
+namespace approx::tune {
+
+TuningRun::TuningRun(const Space &space, RunSettings settings)
+    : space(space), settings(std::move(settings)) {}
+
+TuningRun::~TuningRun() = default;
+
+bool TuningRun::open(std::string &error) {
+  TuneOptions &options = settings.options;
+  const char *mode = options.dynamic ? "dynamic" : "static";
+  if (settings.storePath.empty()) {
+    if (settings.resume == Resume::Required) {
+      error = "resuming needs a results store";
+      return false;
+    }
+    return true;
+  }
+  db = Store::open(settings.storePath, error);
+  if (!db)
+    return false;
+  if (settings.resume != Resume::No) {
+    std::optional<RunInfo> last =
+        db->lastRun(spaceFingerprint(space, options.dynamic));
+    if (last) {
+      if (settings.checkResume) {
+        error = settings.checkResume(*last);
+        if (!error.empty())
+          return false;
+      }
+      run = *last;
+      // A resumed run replays the stored one, with its options.
+      options.seed = run.seed;
+      options.qosMin = run.qosMin;
+      options.workers = run.workers;
+      nextSeq = loadPrior(*db, run, options);
+      resumed = true;
+      return true;
+    }
+    if (settings.resume == Resume::Required) {
+      error = std::string("no ") + mode + " run of this space in '" +
+              settings.storePath + "'";
+      return false;
+    }
+  }
+  run = newRunInfo(space, options, settings.spaceName, settings.command);
+  if (!db->beginRun(run, error)) {
+    error = "results store '" + settings.storePath + "': " + error;
+    return false;
+  }
+  return true;
+}
+
+void TuningRun::store(InputSet set, const Evaluation &e) {
+  std::string error;
+  if (!db || db->add(run.id, set, e, error) || storeWarned)
+    return;
+  storeWarned = true;
+  if (settings.warn)
+    settings.warn("results store '" + settings.storePath + "': " + error);
+}
+
+bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
+  TuneOptions options = settings.options;
+  std::mutex storeMutex;
+  options.onEvaluation = [&](const Evaluation &e) {
+    if (settings.onEvaluation && !settings.onEvaluation(e))
+      return;
+    std::lock_guard<std::mutex> lock(storeMutex);
+    Evaluation stored = e;
+    if (resumed)
+      stored.seq = nextSeq++;
+    store(InputSet::Tuning, stored);
+  };
+  tuned = tune(space, evaluate, options);
+  if (!tuned.baselineOk()) {
+    const Measurement &m = tuned.evaluations[0].result;
+    error = "the exact configuration failed (" +
+            std::string(statusName(m.status)) + "): " + m.message;
+    return false;
+  }
+  rep = Report();
+  rep.space = settings.spaceName;
+  rep.mode = options.dynamic ? "dynamic" : "static";
+  rep.command = settings.command;
+  rep.qosMin = options.qosMin;
+  rep.seed = options.seed;
+  rep.spaceSize = space.size(options.dynamic);
+  rep.params = &space;
+  rep.result = &tuned;
+  // A search stopped from outside (Python's Ctrl-C) ends the run here.
+  if (options.stop && options.stop())
+    return true;
+
+  if (settings.holdout) {
+    Holdout h = remeasureFrontier(tuned, evaluate, options.workers);
+    if (!h.baseline.ok()) {
+      error = "the exact configuration failed on the evaluation set (" +
+              std::string(statusName(h.baseline.status)) +
+              "): " + h.baseline.message;
+      return false;
+    }
+    Evaluation e = tuned.evaluations[0];
+    e.result = h.baseline;
+    store(InputSet::Evaluation, e);
+    for (size_t i = 0; i < tuned.frontier.size(); ++i) {
+      e = tuned.evaluations[tuned.frontier[i]];
+      e.result = h.frontier[i];
+      store(InputSet::Evaluation, e);
+    }
+    rep.holdout = std::move(h);
+  }
+  return !settings.certify || certify(evaluate, error);
+}
+
+bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
+  const CertifySettings &cs = *settings.certify;
+  // A resumed run reuses the calibration measurements it stored (those
+  // with per-input scores): certifying again costs only the new points.
+  std::map<std::string, Measurement> stored;
+  if (db && resumed)
+    for (const Evaluation &e : db->evaluations(run.id, InputSet::Calibration))
+      if (e.result.ok() && !e.result.detail.empty())
+        stored[formatConfig(e.config)] = e.result;
+  std::mutex storedMutex;
+  EvaluateFn measure = [&](const Config &c, InputSet set) {
+    {
+      std::lock_guard<std::mutex> lock(storedMutex);
+      auto it = stored.find(formatConfig(c));
+      if (it != stored.end())
+        return it->second;
+    }
+    return evaluate(c, set);
+  };
+  Certification cert;
+  cert.delta = cs.delta;
+  cert.bound = cs.bound;
+  cert.measured = remeasureFrontier(tuned, measure, settings.options.workers,
+                                    InputSet::Calibration);
+  const Measurement &base = cert.measured.baseline;
+  if (!base.ok()) {
+    error = "the exact configuration failed on the calibration set (" +
+            std::string(statusName(base.status)) + "): " + base.message;
+    return false;
+  }
+  Evaluation e = tuned.evaluations[0];
+  e.result = base;
+  store(InputSet::Calibration, e);
+  for (size_t i = 0; i < tuned.frontier.size(); ++i) {
+    e = tuned.evaluations[tuned.frontier[i]];
+    e.result = cert.measured.frontier[i];
+    store(InputSet::Calibration, e);
+  }
+  if (base.detail.empty()) {
+    error = "certification needs per-input scores: the exact configuration's "
+            "calibration run wrote none to the file APPROX_QOS_DETAIL names "
+            "(one '<input id> <score>' line per input; docs/tuning.md)";
+    return false;
+  }
+  Paired self;
+  pairScores(base.detail, base.detail, self, error);
+  if (self.exactSum() <= 0) {
+    error = "the exact configuration scored 0 on all " +
+            std::to_string(base.detail.size()) +
+            " calibration inputs: no loss relative to it can be certified";
+    return false;
+  }
+  // Most accurate first: the frontier ascends in time and QoS on the tuning
+  // set, so it is tested from its end. The order is fixed before the
+  // calibration set is looked at, as fixed-sequence testing requires.
+  const Config &exact = tuned.evaluations[0].config;
+  for (size_t i = tuned.frontier.size(); i-- > 0;) {
+    if (tuned.evaluations[tuned.frontier[i]].config == exact)
+      continue;
+    Candidate c;
+    const Measurement &m = cert.measured.frontier[i];
+    c.time = m.time;
+    Paired p;
+    std::string why;
+    if (!m.ok())
+      c.why = std::string("its calibration run ") + statusName(m.status) +
+              ": " + m.message;
+    else if (m.detail.empty())
+      c.why = "its calibration run wrote no per-input scores";
+    else if (!pairScores(base.detail, m.detail, p, why))
+      c.why = "its per-input scores do not match the exact configuration's: " +
+              why;
+    else
+      c.paired = std::move(p);
+    cert.order.push_back(i);
+    cert.candidates.push_back(std::move(c));
+  }
+  std::vector<double> levels = lossLevels();
+  double bound = 1 - settings.options.qosMin;
+  if (std::none_of(levels.begin(), levels.end(),
+                   [&](double l) { return std::fabs(l - bound) < 1e-9; }) &&
+      bound < 1)
+    levels.push_back(bound);
+  for (double level : levels)
+    cert.levels.push_back(
+        fixedSequence(cert.candidates, level, cs.delta, cs.bound));
+  rep.certification = std::move(cert);
+  return true;
+}
+
+const Evaluation &TuningRun::best(bool &certified) const {
+  certified = false;
+  if (rep.certification)
+    if (const LevelCertificate *c = rep.certificate(1 - rep.qosMin)) {
+      certified = true;
+      if (c->pick < 0)
+        return tuned.evaluations[0];
+      size_t point = rep.certification->order[size_t(c->pick)];
+      return tuned.evaluations[tuned.frontier[point]];
+    }
+  return tuned.evaluations[size_t(std::max(0L, tuned.best))];
+}
+
+std::vector<std::pair<std::string, std::string>>
+TuningRun::outputFiles() const {
+  bool certified;
+  return {{"best_config.json", toJson(best(certified).config)},
+          {"pareto.csv", rep.paretoCsv()},
+          {"plot.svg", rep.plotSvg()},
+          {"speedup.txt", rep.speedupTable()},
+          {"summary.json", rep.summaryJson()}};
+}
+
+} // namespace approx::tune

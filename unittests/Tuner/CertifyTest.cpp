@@ -1,0 +1,292 @@
+//===- CertifyTest.cpp - bounds, fixed-sequence testing, per-input scores -===//
+#include "approx/Tuner/Certify.h"
+#include "approx/Tuner/Evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace approx::tune;
+
+namespace {
+
+/// `n` inputs the exact configuration gets right; the configuration gets
+/// `wrong` of them wrong.
+Paired agreeing(size_t n, size_t wrong) {
+  Paired p;
+  p.exact.assign(n, 1);
+  p.approx.assign(n, 1);
+  for (size_t i = 0; i < wrong; ++i)
+    p.approx[i * (n / std::max<size_t>(wrong, 1))] = 0;
+  return p;
+}
+
+/// Pairs drawn i.i.d. with a population loss of `loss` relative to an
+/// exact configuration right on half the inputs: of the inputs exact gets
+/// right, the configuration gets 2 * loss wrong... minus those it gets
+/// right that exact gets wrong (flip = 0.1 of those).
+Paired sample(std::mt19937_64 &rng, size_t n, double loss) {
+  // E[exact] = 0.5; E[approx] = 0.5 * (1 - w) + 0.5 * f with f = 0.1:
+  // loss = 1 - E[approx] / E[exact] = w - f  =>  w = loss + f.
+  double f = 0.1, w = loss + f;
+  std::uniform_real_distribution<double> u(0, 1);
+  Paired p;
+  for (size_t i = 0; i < n; ++i) {
+    bool exact = u(rng) < 0.5;
+    bool approx = exact ? u(rng) >= w : u(rng) < f;
+    p.exact.push_back(exact);
+    p.approx.push_back(approx);
+  }
+  return p;
+}
+
+/// log P(Binomial(n, p) <= k), summed directly.
+double binomialCdf(int n, double p, int k) {
+  double s = 0;
+  for (int i = 0; i <= k; ++i)
+    s += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) -
+                  std::lgamma(n - i + 1.0) + i * std::log(p) +
+                  (n - i) * std::log1p(-p));
+  return s;
+}
+
+TEST(Certify, PairedLossIsRelativeToExact) {
+  Paired p;
+  p.exact = {1, 1, 0, 1};
+  p.approx = {1, 0, 1, 1};
+  EXPECT_DOUBLE_EQ(p.loss(), 0); // one lost, one gained
+  p.approx = {1, 0, 0, 0};
+  EXPECT_NEAR(p.loss(), 2.0 / 3, 1e-12);
+  p.approx = {1, 1, 1, 1};
+  EXPECT_NEAR(p.loss(), -1.0 / 3, 1e-12); // more accurate than exact
+}
+
+TEST(Certify, PairsScoresById) {
+  std::vector<InputScore> exact = {{"q1", 1}, {"q2", 0}, {"q3", 1}};
+  std::vector<InputScore> approx = {{"q3", 0}, {"q1", 1}, {"q2", 1}};
+  Paired p;
+  std::string error;
+  ASSERT_TRUE(pairScores(exact, approx, p, error)) << error;
+  EXPECT_EQ(p.approx, (std::vector<double>{1, 1, 0}));
+  EXPECT_FALSE(pairScores(exact, {{"q1", 1}, {"q2", 1}}, p, error));
+  EXPECT_EQ(error, "no score for input 'q3', which the exact configuration has");
+  EXPECT_FALSE(pairScores(exact, {{"q1", 1}, {"q2", 1}, {"q3", 1}, {"q9", 1}},
+                          p, error));
+  EXPECT_EQ(error,
+            "a score for input 'q9', which the exact configuration does not have");
+}
+
+// With the exact configuration scoring 1 everywhere, Hoeffding-Bentkus's
+// p-value is min(Hoeffding, e * P(Binomial(n, L) <= wrong)) on the loss
+// itself: checked against the binomial computed here.
+TEST(Certify, HoeffdingBentkusMatchesTheBinomialTail) {
+  for (auto [n, wrong, level] :
+       {std::tuple{100, 2, 0.1}, {300, 0, 0.01}, {200, 5, 0.06}}) {
+    Paired p = agreeing(size_t(n), size_t(wrong));
+    double mean = double(wrong) / n;
+    double kl = (mean > 0 ? mean * std::log(mean / level) : 0) +
+                (1 - mean) * std::log((1 - mean) / (1 - level));
+    double expected = std::min({1.0, std::exp(-n * kl),
+                                std::exp(1.0) * binomialCdf(n, level, wrong)});
+    EXPECT_NEAR(lossPValue(p, level, BoundKind::HoeffdingBentkus), expected,
+                1e-9 * std::max(1.0, expected))
+        << n << " inputs, " << wrong << " wrong, level " << level;
+  }
+}
+
+TEST(Certify, BoundsAreNoTighterThanClopperPearson) {
+  // 0 of n wrong: Clopper-Pearson's one-sided 95 % bound is
+  // 1 - 0.05^(1/n); no valid bound is below it by more than the grid.
+  for (size_t n : {100, 400, 1000}) {
+    Paired p = agreeing(n, 0);
+    double cp = 1 - std::pow(0.05, 1.0 / double(n));
+    for (BoundKind k : {BoundKind::Betting, BoundKind::HoeffdingBentkus}) {
+      double upper = lossUpperBound(p, 0.05, k);
+      EXPECT_GE(upper, cp - 0.001) << boundName(k) << " n=" << n;
+      EXPECT_LT(upper, 4 * cp + 0.002) << boundName(k) << " n=" << n;
+    }
+  }
+}
+
+TEST(Certify, NoInputsOrNoExactScoreCertifiesNothing) {
+  Paired none;
+  EXPECT_EQ(lossPValue(none, 0.09, BoundKind::Betting), 1);
+  Paired zero;
+  zero.exact = {0, 0, 0};
+  zero.approx = {0, 1, 0};
+  EXPECT_EQ(lossPValue(zero, 0.09, BoundKind::Betting), 1);
+  EXPECT_EQ(lossUpperBound(zero, 0.05, BoundKind::Betting), 1);
+}
+
+// The test's error rate at the boundary (true loss = level) is at most
+// delta, and the upper bound covers the true loss in >= 1 - delta of the
+// draws (1,000 seeded draws of 300 pairs; 3 standard errors of slack).
+TEST(Certify, CoverageBySimulation) {
+  const double delta = 0.05, loss = 0.06, slack = 3 * std::sqrt(0.05 * 0.95 / 1000);
+  for (BoundKind k : {BoundKind::Betting, BoundKind::HoeffdingBentkus}) {
+    std::mt19937_64 rng(7);
+    int rejected = 0, missed = 0;
+    for (int trial = 0; trial < 1000; ++trial) {
+      Paired p = sample(rng, 300, loss);
+      rejected += lossPValue(p, loss, k) <= delta;
+      missed += lossUpperBound(p, delta, k) < loss;
+    }
+    EXPECT_LE(rejected / 1000.0, delta + slack) << boundName(k);
+    EXPECT_LE(missed / 1000.0, delta + slack) << boundName(k);
+  }
+}
+
+TEST(Certify, BettingCertifiesARealMargin) {
+  // 1 % loss measured on 1,000 paired answers, exact right on half: a 9 %
+  // level is certified, a 0.5 % one is not.
+  std::mt19937_64 rng(3);
+  Paired p = sample(rng, 1000, 0.01);
+  EXPECT_LE(lossPValue(p, 0.09, BoundKind::Betting), 0.05);
+  EXPECT_GT(lossPValue(p, 0.005, BoundKind::Betting), 0.05);
+}
+
+Candidate candidate(size_t n, size_t wrong, double time) {
+  Candidate c;
+  c.paired = agreeing(n, wrong);
+  c.time = time;
+  return c;
+}
+
+TEST(Certify, FixedSequencePicksTheFastestBeforeTheFirstFailure) {
+  // Most accurate first; the third fails at 3 %, so the fourth (which
+  // would pass) is never tested.
+  std::vector<Candidate> cs = {candidate(1000, 0, 0.9), candidate(1000, 2, 0.5),
+                               candidate(1000, 80, 0.3), candidate(1000, 1, 0.1)};
+  LevelCertificate c = fixedSequence(cs, 0.03, 0.05, BoundKind::Betting);
+  EXPECT_EQ(c.pick, 1);
+  EXPECT_EQ(c.tested, 3u);
+  EXPECT_NE(c.stoppedAt.find("candidate 3: loss 0.0800 on 1000 inputs"),
+            std::string::npos)
+      << c.stoppedAt;
+  // None passes at 0.1 %: the exact configuration.
+  c = fixedSequence(cs, 0.001, 0.05, BoundKind::Betting);
+  EXPECT_EQ(c.pick, -1);
+  EXPECT_EQ(c.tested, 1u);
+}
+
+TEST(Certify, FixedSequenceStopsAtAFailedMeasurement) {
+  Candidate failed;
+  failed.why = "its calibration run crashed";
+  std::vector<Candidate> cs = {candidate(1000, 0, 0.9), failed,
+                               candidate(1000, 0, 0.1)};
+  LevelCertificate c = fixedSequence(cs, 0.09, 0.05, BoundKind::Betting);
+  EXPECT_EQ(c.pick, 0);
+  EXPECT_EQ(c.tested, 2u);
+  EXPECT_EQ(c.stoppedAt, "candidate 2: its calibration run crashed");
+}
+
+TEST(QosDetail, ParsesScoresAndSkipsCommentsAndBlankLines) {
+  std::vector<InputScore> d;
+  std::string error;
+  ASSERT_TRUE(parseQosDetail("# id score\nq1 1\n\nq2 0.25\n", "f", d, error))
+      << error;
+  EXPECT_EQ(d, (std::vector<InputScore>{{"q1", 1}, {"q2", 0.25}}));
+  std::vector<InputScore> back;
+  ASSERT_TRUE(parseQosDetail(formatQosDetail(d), "f", back, error));
+  EXPECT_EQ(back, d);
+}
+
+TEST(QosDetail, LocatedErrors) {
+  std::vector<InputScore> d;
+  std::string error;
+  EXPECT_FALSE(parseQosDetail("q1 1\nq2\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt:2: expected '<input id> <score>', got 'q2'");
+  EXPECT_FALSE(parseQosDetail("q1 1 extra\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt:1: expected '<input id> <score>', got 'q1 1 extra'");
+  EXPECT_FALSE(parseQosDetail("q1 1\nq2 1.5\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt:2: score '1.5' of input 'q2' is not a number in [0, 1]");
+  EXPECT_FALSE(parseQosDetail("q1 nan\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt:1: score 'nan' of input 'q1' is not a number in [0, 1]");
+  EXPECT_FALSE(parseQosDetail("q1 1\nq1 0\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt:2: input 'q1' appears twice");
+  EXPECT_FALSE(parseQosDetail("\n# nothing\n", "d.txt", d, error));
+  EXPECT_EQ(error, "d.txt: no per-input score ('<input id> <score>' lines)");
+}
+
+TEST(QosDetail, RepeatedMeasurementKeepsTheFirstRunsScores) {
+  int run = 0;
+  Measurement m = repeatMeasurement(
+      [&] {
+        Measurement one;
+        one.time = 1 + run;
+        one.qos = 1;
+        one.detail = {{"in" + std::to_string(run++), 1}};
+        return one;
+      },
+      3);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m.detail, (std::vector<InputScore>{{"in0", 1}}));
+}
+
+} // namespace
+
+#include "approx/Tuner/Store.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+namespace {
+
+std::string tempStore() {
+  char path[] = "/tmp/approx-certify-store-XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  unlink(path);
+  return path;
+}
+
+TEST(QosDetail, StoredWithTheCalibrationMeasurement) {
+  std::string path = tempStore(), error;
+  auto store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  RunInfo run;
+  run.fingerprint = "abc";
+  ASSERT_TRUE(store->beginRun(run, error)) << error;
+  Evaluation e;
+  e.seq = 3;
+  e.config = {{"f_knob_val", 2}};
+  e.result.time = 0.5;
+  e.result.qos = 0.9;
+  e.result.detail = {{"q7", 1}, {"q8", 0}, {"q9", 0.125}};
+  ASSERT_TRUE(store->add(run.id, InputSet::Calibration, e, error)) << error;
+  auto back = store->evaluations(run.id, InputSet::Calibration);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].result.detail, e.result.detail);
+  EXPECT_TRUE(store->evaluations(run.id, InputSet::Tuning).empty());
+  unlink(path.c_str());
+}
+
+TEST(QosDetail, AStoreWrittenBeforeScoresGainsTheirColumn) {
+  std::string path = tempStore(), error;
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TABLE runs(id INTEGER PRIMARY KEY, started "
+                         "TEXT, space TEXT, fingerprint TEXT, mode TEXT, seed "
+                         "INTEGER, qos_min REAL, workers INTEGER, command "
+                         "TEXT, machine TEXT);"
+                         "CREATE TABLE evaluations(run INTEGER, seq INTEGER, "
+                         "input_set TEXT, technique TEXT, config TEXT, status "
+                         "TEXT, time REAL, qos REAL, samples TEXT, message "
+                         "TEXT, PRIMARY KEY(run, input_set, seq));"
+                         "INSERT INTO runs(fingerprint) VALUES('abc');"
+                         "INSERT INTO evaluations VALUES(1, 0, 'tuning', "
+                         "'exact', 'a=0', 'ok', 1.0, 1.0, '1', '');",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  auto back = store->evaluations(1, InputSet::Tuning);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].result.detail.empty());
+  unlink(path.c_str());
+}
+
+} // namespace
