@@ -2,14 +2,17 @@
 """The five kernel benchmarks of the ApproxMLIR paper, tuned end to end.
 
 For each kernel: builds it natively (clang -O3) and through approx-cc (exact,
-and runtime table), writes the exact outputs of the tuning input (instance 0)
-and of the five evaluation inputs (instances 1-5), compares the exact
-approx-cc build with clang -O3, tunes the static and the dynamic space with
-approx-tune on the tuning input (the dynamic search starting from the static
-frontier), re-measures each frontier on the evaluation inputs with every
-point baked into the program as it would deploy, bakes the configurations
-chosen at QoS loss <= 3/6/9 % into deployment builds and times them against
-the exact build, and writes
+and runtime table), writes the exact outputs of the tuning input (instance 0),
+of the five evaluation (test) inputs (instances 1-5) and of the calibration
+inputs (instances 100-129 by default), compares the exact approx-cc build
+with clang -O3, tunes the static and the dynamic space with approx-tune on
+the tuning input (the dynamic search starting from the static frontier),
+re-measures each frontier on the test inputs and certifies a pick per QoS
+loss level on the calibration inputs (approx-tune --certify: its loss is at
+most the level with probability 0.95), every point baked into the program as
+it would deploy; then bakes each level's pick (read from approx-tune's
+summary.json, chosen without the test inputs) into a deployment build, times
+it against the exact build on the test inputs, and writes
 benchmarks/results/<kernel>/ (report.md, summary.json, static/ and dynamic/
 with best_config.json, pareto.csv, plot.svg, speedup.txt, summary.json).
 benchmarks/results/summary.md gathers every kernel with results next to the
@@ -17,7 +20,7 @@ paper's numbers.
 
 usage: kernels.py [KERNEL ...] [--size tiny|small|paper] [--max-evals N]
                   [--time-budget SECONDS] [--repetitions R] [--seed S]
-                  [--build DIR] [--results DIR]
+                  [--calibration N] [--delta D] [--build DIR] [--results DIR]
 """
 import argparse
 import json
@@ -44,6 +47,7 @@ KERNELS = {
 LEVELS = ["3", "6", "9"]
 CLANG = "/usr/lib/llvm-22/bin/clang"
 EVAL_INSTANCES = [1, 2, 3, 4, 5]
+FIRST_CALIBRATION_INSTANCE = 100
 
 
 def log(msg):
@@ -71,6 +75,8 @@ class Kernel:
         self.refdir = os.path.join(self.work, "ref")
         os.makedirs(self.refdir, exist_ok=True)
         self.results = os.path.join(args.results, name)
+        self.calibration = list(range(FIRST_CALIBRATION_INSTANCE,
+                                      FIRST_CALIBRATION_INSTANCE + args.calibration))
 
     def exe(self, tag):
         return os.path.join(self.work, tag)
@@ -93,7 +99,7 @@ class Kernel:
 
     def references(self):
         size = self.args.size
-        for i in [0] + EVAL_INSTANCES:
+        for i in [0] + EVAL_INSTANCES + self.calibration:
             self.kernel_time(self.exe("native"), i, os.path.join(self.refdir, f"{size}-{i}.out"))
         out = os.path.join(self.work, "exact.out")
         self.kernel_time(self.exe("exact"), 0, out)
@@ -120,41 +126,37 @@ class Kernel:
         baked = " ".join([os.path.join(BENCH, "common", "evaluate-baked.sh"),
                           self.tools["approx-cc"], self.src, os.path.join(self.work, "baked"),
                           self.tools["approx-qos"], self.refdir, self.args.size, *self.metric])
+        # Each level's pick is certified on the calibration inputs (baked
+        # too); the test inputs only report it.
         cmd = [self.tools["approx-tune"], "--space", self.src, "--eval", evaluate,
                "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
                "--seed", str(self.args.seed), "--repetitions", str(self.args.repetitions),
-               "--holdout-eval", baked, "--out", out,
+               "--holdout-eval", baked, f"--certify={self.args.delta}",
+               "--calibration-eval", baked, "--out", out,
                "--db", os.path.join(self.work, f"{mode}.db"), "--quiet"]
         if budget:
             cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
             cmd += ["--start-from", start]
         log(f"{self.name}: tuning the {mode} space")
-        run(cmd)
+        run(cmd, env=dict(os.environ, APPROX_EVAL_INSTANCES=" ".join(map(str, EVAL_INSTANCES)),
+                          APPROX_CALIBRATION_INSTANCES=" ".join(map(str, self.calibration))))
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
     def deploy(self, summary):
-        """Bakes the frontier point chosen at each QoS-loss level (best on
-        the evaluation set) and times it against the exact build there."""
-        chosen = {}
-        for level in LEVELS:
-            best = None
-            for p in summary["frontier"]:
-                e = p.get("evaluation", {})
-                if "qos" in e and meets_level(e["qos"], level):
-                    if best is None or e["speedup"] > best["evaluation"]["speedup"]:
-                        best = p
-            chosen[level] = best
+        """Bakes each level's pick (approx-tune's summary.json: certified on
+        the calibration inputs) and times it against the exact build on the
+        test inputs, which chose nothing."""
         results, cache = {}, {}
-        for level, point in chosen.items():
-            if point is None or all(v == 0 for k, v in point["config"].items()
-                                    if "_threshold_" not in k):
+        for level in LEVELS:
+            pick = summary["picks"][level]
+            if pick["exact"]:
                 results[level] = {"speedup": 1.0, "qos": 1.0, "config": "exact"}
                 continue
-            key = json.dumps(point["config"], sort_keys=True)
+            key = json.dumps(pick["config"], sort_keys=True)
             if key not in cache:
-                cache[key] = self.measure_baked(point["config"], len(cache))
+                cache[key] = self.measure_baked(pick["config"], len(cache))
             results[level] = cache[key]
         return results
 
@@ -204,6 +206,10 @@ class Kernel:
                         for m, s in modes.items()},
             "deployment": {m: {l: {"speedup": d[l]["speedup"], "qos": d[l]["qos"]}
                                for l in LEVELS} for m, d in deployment.items()},
+            "certified": {m: {l: {k: s["certified"][l][k]
+                                  for k in ("exact", "speedup", "loss_estimate", "loss_upper",
+                                            "inputs", "delta")}
+                              for l in LEVELS} for m, s in modes.items()},
             "exact_vs_clang_O3": native / exact,
             "exact_output_equals_clang": self.exact_equal,
             "kernel_time_s": {"clang_O3": native, "approx_cc_exact": exact},
@@ -220,7 +226,9 @@ class Kernel:
                       "frontier": self.paper_front},
             "settings": {"max_evals": self.args.max_evals, "time_budget_s": self.args.time_budget,
                          "repetitions": self.args.repetitions, "seed": self.args.seed,
-                         "qos_min": 0.91, "held_out": "baked"},
+                         "qos_min": 0.91, "held_out": "baked",
+                         "test_instances": EVAL_INSTANCES, "calibration_instances": self.calibration,
+                         "delta": self.args.delta, "picks": "certified"},
             "wall_time_s": time.perf_counter() - t0,
         }
         write_results(self.results, summary, report)
@@ -257,6 +265,16 @@ def report(s):
             lines.append(f"| speedup at loss <= {l}%, {label} | "
                          f"{fmt(s['speedup']['static'][kind][l])} | "
                          f"{fmt(s['speedup']['dynamic'][kind][l])} |")
+    cert = s.get("certified")
+    for l in LEVELS if cert else []:
+        def c(m):
+            x = cert[m][l]
+            return ("exact (none certified)" if x["exact"] else
+                    f"{x['speedup']:.2f}x, loss {x['loss_estimate'] * 100:.1f}% "
+                    f"<= {x['loss_upper'] * 100:.1f}%")
+        lines.append(f"| certified at loss <= {l}% (calibration set, {cert['static'][l]['inputs']} "
+                     f"inputs, {1 - cert['static'][l]['delta']:.0%} bound) | {c('static')} | "
+                     f"{c('dynamic')} |")
     for l in LEVELS:
         st, dy = s["deployment"]["static"][l], s["deployment"]["dynamic"][l]
         lines.append(f"| speedup at loss <= {l}%, deployment build vs exact build "
@@ -349,6 +367,11 @@ def main():
     p.add_argument("--repetitions", type=int, default=3,
                    help="runs per measurement (tuning, held-out and deployment timing)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--calibration", type=int, default=30, metavar="N",
+                   help="calibration inputs each level's pick is certified on "
+                        f"(instances {FIRST_CALIBRATION_INSTANCE}...; default 30)")
+    p.add_argument("--delta", type=float, default=0.05,
+                   help="certification's error level (default 0.05)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(BENCH, "results"))
     p.add_argument("--work", metavar="DIR",
@@ -358,6 +381,8 @@ def main():
     args.results = os.path.abspath(args.results)
     if args.max_evals < 1 or args.repetitions < 1 or args.time_budget < 0:
         p.error("--max-evals and --repetitions must be at least 1, --time-budget not negative")
+    if args.calibration < 1 or not 0 < args.delta < 1:
+        p.error("--calibration must be at least 1 and --delta within (0, 1)")
     for k in args.kernels:
         if k not in KERNELS:
             p.error(f"unknown kernel '{k}' (choose from {', '.join(KERNELS)})")

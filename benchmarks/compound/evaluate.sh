@@ -7,11 +7,14 @@
 # (nq-accuracy or graded-accuracy), and prints the system's time and its
 # QoS: accuracy relative to the exact system's on the same questions
 # (REFDIR/<set>.accuracy), capped at 1 (approx-qos METRIC ... EXACT).
-# The accuracy itself goes to stderr.
+# The accuracy itself goes to stderr. APPROX_INPUT_SET=calibration runs the
+# validation questions (disjoint from both); with APPROX_QOS_DETAIL set,
+# each question's score goes there (`q<line> <score>`).
 qos_tool=$1 metric=$2 prefix=$3 data=$4 models=$5 refdir=$6 exe=$7
 shift 7
 case "${APPROX_INPUT_SET:-tuning}" in
 evaluation) set=evaluation ;;
+calibration) set=validation ;;
 *) set=tuning ;;
 esac
 out=$(mktemp) || exit 1
@@ -20,7 +23,11 @@ questions=$data/$prefix-$set.tsv
 t=$("$exe" --passages "$data/passages.tsv" --questions "$questions" \
   --models "$models" --output "$out" "$@") || exit $?
 exact=$(cat "$refdir/$set.accuracy") || exit 1
-acc=$("$qos_tool" "$metric" "$out" "$questions") || exit $?
+if [ -n "${APPROX_QOS_DETAIL:-}" ]; then
+  acc=$("$qos_tool" "$metric" "$out" "$questions" --detail "$APPROX_QOS_DETAIL") || exit $?
+else
+  acc=$("$qos_tool" "$metric" "$out" "$questions") || exit $?
+fi
 qos=$("$qos_tool" "$metric" "$out" "$questions" "$exact") || exit $?
 echo "evaluate: accuracy $acc (exact $exact)" >&2
 echo "approx-result: time=$t qos=$qos"

@@ -5,8 +5,9 @@ Annotate functions with knobs (`Knob`, `DecisionTree`, `StaticTransform`,
 (`MLIRConfigManager`), generate annotations from C/C++ comments
 (`parse_and_generate`, `inject_annotations_text`), compile (`compile`),
 export and deploy JAX functions (`export_to_mlir`, `inject_annotations`,
-`compile_to_iree`, `load_module`) and tune (`tune`,
-`ApproxTunerInterface`). The C++ core is the extension `_core`.
+`compile_to_iree`, `load_module`), tune (`tune`, `ApproxTunerInterface`)
+and certify picks from per-input scores (`certify`, `loss_upper_bound`).
+The C++ core is the extension `_core`.
 """
 
 import glob as _glob
@@ -41,6 +42,7 @@ from .compiler import (PASS_PIPELINE, CompileError, WorkloadType, compile,
 from .ml import (CompiledModule, LoadedModule, compile_to_iree, export_to_mlir,
                  export_with_config, inject_annotations, load_module)
 from .tuning import ApproxTunerInterface, create_tuner_arg_parser, tune
+from .certification import certify, loss_upper_bound
 
 __all__ = [
     "Knob", "DecisionTree", "SafetyContract", "StaticTransform", "get_config",
@@ -50,4 +52,5 @@ __all__ = [
     "export_to_mlir", "export_with_config", "inject_annotations",
     "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
     "tune", "ApproxTunerInterface", "create_tuner_arg_parser",
+    "certify", "loss_upper_bound",
 ]

@@ -390,4 +390,5 @@ NB_MODULE(_core, m) {
   m.def("to_json", &tune::toJson, nb::arg("config"));
 
   bindTune(m);
+  bindCertify(m);
 }

@@ -1,7 +1,8 @@
 //===- Core.h - shared pieces of the approx_runtime extension ---*- C++ -*-===//
 //
 // The Python module `approx_runtime._core` (docs/python.md) binds the C++
-// libraries: MLIR text in and out (this header), the tuner (Tune.cpp).
+// libraries: MLIR text in and out (this header), the tuner (Tune.cpp),
+// certification (Certify.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_PYTHON_CORE_H
@@ -25,6 +26,9 @@ tune::Space spaceOf(const std::string &text, const std::string &filename);
 
 /// Binds the tuner (Tune.cpp).
 void bindTune(nanobind::module_ &m);
+
+/// Binds certification over per-input scores (Certify.cpp).
+void bindCertify(nanobind::module_ &m);
 
 } // namespace approx::python
 

@@ -16,6 +16,9 @@
 //                          question<TAB>kind<TAB>answer... lines (kind text:
 //                          answer containment, number: numeric closeness,
 //                          set: set overlap; the LLM + tools questions)
+//   ... nq-accuracy|graded-accuracy ... --detail FILE   also writes each
+//                          question's score to FILE as `q<line> <score>`
+//                          (approx-tune's APPROX_QOS_DETAIL)
 //
 // Prints the accuracy in [0, 1] (QoS loss = 1 - accuracy).
 //
@@ -38,8 +41,8 @@ int usage() {
                "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
                "       approx-qos contains ANSWER REFERENCES\n"
-               "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n"
-               "       approx-qos graded-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY]\n");
+               "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY] [--detail FILE]\n"
+               "       approx-qos graded-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY] [--detail FILE]\n");
   return 2;
 }
 
@@ -157,7 +160,7 @@ bool checkReference(const char *path, const std::vector<double> &values) {
 /// kind (question<TAB>kind<TAB>answer...); relative to the exact system's
 /// accuracy `exact` when given.
 int questionSetAccuracy(const char *answersPath, const char *questionsPath, const char *exact,
-                        bool graded) {
+                        bool graded, const char *detailPath) {
   double exactAccuracy = 0;
   if (exact) {
     char *end = nullptr;
@@ -181,6 +184,7 @@ int questionSetAccuracy(const char *answersPath, const char *questionsPath, cons
     return 1;
   }
   double sum = 0;
+  std::string detail;
   for (size_t i = 0; i < questions.size(); ++i) {
     std::istringstream fields(questions[i]);
     std::string field, kindName = "text";
@@ -203,7 +207,22 @@ int questionSetAccuracy(const char *answersPath, const char *questionsPath, cons
                    questionsPath, i + 1, problem.c_str(), graded ? "kind<TAB>" : "");
       return 1;
     }
-    sum += approx::qos::gradedScore(answers[i], kind, refs);
+    double score = approx::qos::gradedScore(answers[i], kind, refs);
+    sum += score;
+    char line[64];
+    std::snprintf(line, sizeof line, "q%zu %.17g\n", i + 1, score);
+    detail += line;
+  }
+  if (detailPath) {
+    FILE *f = std::fopen(detailPath, "w");
+    bool ok = f && std::fwrite(detail.data(), 1, detail.size(), f) == detail.size();
+    if (f && std::fclose(f) != 0)
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "approx-qos: error: cannot write '%s': %s\n", detailPath,
+                   std::strerror(errno));
+      return 1;
+    }
   }
   double accuracy = sum / double(questions.size());
   return report(exact ? approx::qos::relativeAccuracy(accuracy, exactAccuracy) : accuracy);
@@ -215,6 +234,16 @@ int main(int argc, char **argv) {
   if (argc < 2)
     return usage();
   std::string metric = argv[1];
+  const char *detailPath = nullptr;
+  if (argc >= 4 && std::strcmp(argv[argc - 2], "--detail") == 0) {
+    if (metric != "nq-accuracy" && metric != "graded-accuracy") {
+      std::fprintf(stderr, "approx-qos: error: --detail is for nq-accuracy and "
+                   "graded-accuracy (per-question scores)\n");
+      return 1;
+    }
+    detailPath = argv[argc - 1];
+    argc -= 2;
+  }
   if (metric == "l2" && argc == 4) {
     std::vector<double> e, a;
     if (!readNumbers(argv[2], e) || !readNumbers(argv[3], a) ||
@@ -276,7 +305,7 @@ int main(int argc, char **argv) {
   }
   if ((metric == "nq-accuracy" || metric == "graded-accuracy") && (argc == 4 || argc == 5))
     return questionSetAccuracy(argv[2], argv[3], argc == 5 ? argv[4] : nullptr,
-                               metric == "graded-accuracy");
+                               metric == "graded-accuracy", detailPath);
   if (metric == "contains" && argc == 4) {
     std::string answer;
     std::vector<std::string> refs;

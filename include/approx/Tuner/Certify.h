@@ -28,9 +28,10 @@ namespace approx::tune {
 /// in [0, 1]; neither assumes a distribution.
 enum class BoundKind {
   /// Testing by betting (Waudby-Smith & Ramdas 2024): a capital process
-  /// betting on the paired outcomes with an aGRAPA-sized predictable bet;
-  /// p = 1 / (the largest capital reached), by Ville's inequality. Adapts
-  /// to the variance: tight when the configuration mostly agrees with exact.
+  /// betting on the paired outcomes, its stake set by online Newton steps
+  /// from the inputs seen so far; p = 1 / (the largest capital reached),
+  /// by Ville's inequality. Adapts to the variance: tight when the
+  /// configuration mostly agrees with exact.
   Betting,
   /// Hoeffding-Bentkus (Bates et al. 2021), the bound of Learn-then-Test's
   /// examples: the better of Hoeffding's and Bentkus's binomial tail on the

@@ -7,10 +7,11 @@
 //   runs(id, started, space, fingerprint, mode, seed, qos_min, workers,
 //        command, machine)
 //   evaluations(run, seq, input_set, technique, config, status, time, qos,
-//               samples, message)
+//               samples, message, detail)
 //
 // `config` is `name=value,...` sorted by name; `samples` the repetition
-// times, comma-separated.
+// times, comma-separated; `detail` the per-input scores, `id score` lines;
+// input_set is tuning, evaluation or calibration.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNER_STORE_H
