@@ -90,8 +90,9 @@ def measure_pool(args, tools, name, work):
         run(cmd)
         with open(os.path.join(work, mode, "summary.json")) as f:
             frontier = json.load(f)["frontier"]
-    exact_cfg = next(p["config"] for p in frontier if p["qos"] == 1.0 and
-                     all(v == 0 for k, v in p["config"].items() if "_threshold_" not in k))
+    # The exact configuration: every decision and knob value 0 (it need not
+    # be on the frontier: an approximation as accurate and faster hides it).
+    exact_cfg = {k: (v if "_threshold_" in k else 0) for k, v in frontier[0]["config"].items()}
     points = [exact_cfg] + [p["config"] for p in frontier if p["config"] != exact_cfg]
     tuning_qos = [1.0] + [p["qos"] for p in frontier if p["config"] != exact_cfg]
     out = {"configs": points, "tuning_qos": tuning_qos, "times": [], "scores": [],

@@ -8,12 +8,13 @@ build, linked with the LLM engine), measures the exact system's accuracy on
 the tuning, validation and evaluation questions, tunes the static and the
 dynamic space with approx-tune on the tuning questions (LLM calls memoised: a
 replayed call is charged the time it took when measured), the dynamic search
-starting from the static frontier; then chooses at each QoS loss <= 3/6/9 %
-the fastest frontier point that meets the bound on the validation questions
-too (which the search never saw), bakes it into a deployment build and
-measures it for real, uncached, on the evaluation questions against the
-exact build measured in the same run (before and after: the baseline is
-their mean). Writes
+starting from the static frontier, and certifies each QoS loss level's pick
+on the validation questions (which the search never saw; approx-tune
+--certify: its loss is at most the level with probability 0.95); then bakes
+each level's certified pick (read from approx-tune's summary.json) into a
+deployment build and measures it for real, uncached, on the evaluation
+questions against the exact build measured in the same run (before and
+after: the baseline is their mean). Writes
 benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
 dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 
@@ -23,7 +24,7 @@ with all-MiniLM-L6-v2, cached in the corpus folder) and llm_tools (LLM +
 tools: triage, kernels, summary, QA).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
-                   [--max-evals N] [--seed S] [--validation-factor F] [--memo DIR]
+                   [--max-evals N] [--seed S] [--validation-factor F] [--delta D] [--memo DIR]
                    [--results DIR] [--report]
 """
 import argparse
@@ -199,7 +200,10 @@ class System:
                "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
                "--seed", str(self.args.seed), "--repetitions", "1", "--out", out,
                "--db", os.path.join(self.work, f"{mode}.db"),
-               "--timeout", f"{self.timeout:.0f}"]
+               "--timeout", f"{self.timeout:.0f}",
+               # Each level's pick certified on the validation questions
+               # (evaluate.sh's calibration set), memoised like the search.
+               f"--certify={self.args.delta}"]
         if budget:
             cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
@@ -210,36 +214,12 @@ class System:
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
-    def validate(self, summaries):
-        """The validation QoS (questions the search never saw) of the frontier
-        points a level could deploy: per mode and level, the points meeting
-        it on the tuning set, fastest first, until one meets it on the
-        validation set too, at most VALIDATION_TRIES of them. Returns
-        {config_key: QoS}."""
-        qos = {}
-        for mode, s in summaries.items():
-            for level in LEVELS:
-                fits = sorted((p for p in s["frontier"] if meets_level(p["qos"], level)),
-                              key=lambda p: -p["speedup"])
-                for p in fits[:VALIDATION_TRIES]:
-                    key = config_key(p["config"])
-                    if key not in qos:
-                        path = os.path.join(self.work, "validate.json")
-                        with open(path, "w") as f:
-                            f.write(key)
-                        qos[key] = self.run_system(self.exe("table"), "validation", True,
-                                                   config=path)[2]
-                        log(f"{self.name}: validation: {mode} point {p['speedup']:.2f}x "
-                            f"(tuning QoS {p['qos']:.3f}): validation QoS {qos[key]:.3f}")
-                    if meets_level(qos[key], level):
-                        break
-        return qos
-
     def deploy(self, summaries):
-        """Bakes the frontier point chosen at each QoS-loss level (validate,
-        choose_picks) and measures it uncached on the evaluation questions."""
-        validation = self.validate(summaries)
-        picks = choose_picks(summaries, self.args.dynamic_margin, validation)
+        """Bakes each QoS-loss level's pick (certified on the validation
+        questions: approx-tune's summary.json; choose_picks between the
+        modes) and measures it uncached on the evaluation questions."""
+        picks = choose_picks({m: level_picks(s) for m, s in summaries.items()},
+                             self.args.dynamic_margin)
         measured = {}
         for key, point in picks.items():
             if point is None:
@@ -270,9 +250,9 @@ class System:
                 "speedup": base / m["time_s"], "time_s": m["time_s"],
                 "pick": point.get("pick", mode),
                 "qos": m["qos"],
-                "accuracy": m["accuracy"], "tuning_speedup": point["speedup"],
+                "accuracy": m["accuracy"], "tuning_speedup": point["tuning_speedup"],
                 "tuning_qos": point["qos"],
-                "validation_qos": validation[config_key(point["config"])],
+                "validation_loss": point["loss_estimate"], "loss_upper": point["loss_upper"],
                 "config": m["config"], "run": m["summary"]}
         return result, base
 
@@ -335,7 +315,8 @@ class System:
             "settings": {"max_evals": self.args.max_evals, "time_budget_s": budget,
                          "seed": self.args.seed, "qos_min": 0.91,
                          "dynamic_margin": self.args.dynamic_margin,
-                         "validation_tries": VALIDATION_TRIES, "shared_prefixes": True,
+                         "picks": "certified", "delta": self.args.delta,
+                         "shared_prefixes": True,
                          "validation_factor": self.args.validation_factor,
                          "passages_arg": self.args.passages},
             "wall_time_s": time.perf_counter() - t0,
@@ -347,49 +328,43 @@ class System:
 # The run-to-run spread of a whole-system run on this machine, as a fraction
 # (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
-# Frontier points validated per mode and level (validate).
-VALIDATION_TRIES = 3
-
-
 def config_key(config):
     """A configuration as one canonical JSON text."""
     return json.dumps(config, sort_keys=True)
 
 
-def choose_picks(summaries, margin, validation=None):
-    """Per (mode, level), the frontier point a deployment build bakes: the
-    fastest whose tuning QoS meets the level and, given `validation`
-    ({config_key: QoS on the validation questions}), whose validation QoS
-    does too (a point not validated is not eligible). The static space lies
-    in the dynamic one (a tree whose leaves agree), and each configuration
-    was timed once on the tuning set, so a dynamic pick is deployed only
-    when it beats the static pick of its level there by more than `margin`
-    (a fraction: run-to-run spread of a whole-system run); otherwise the
-    dynamic mode deploys the static pick (marked "pick": "static"). Chosen
-    without the evaluation set."""
-    def eligible(p, level):
-        if not meets_level(p["qos"], level):
-            return False
-        if validation is None:
-            return True
-        v = validation.get(config_key(p["config"]))
-        return v is not None and meets_level(v, level)
-
-    picks = {}
-    for mode, s in summaries.items():
-        for level in LEVELS:
-            best = None
-            for p in s["frontier"]:
-                if eligible(p, level) and (
-                        best is None or p["speedup"] > best["speedup"]):
-                    best = p
-            picks[(mode, level)] = best
+def level_picks(summary):
+    """Per level, the pick approx-tune certified on the validation
+    questions (its summary.json's picks and certified entries), or None
+    where only the exact configuration is certified. `speedup` is the one
+    the certification measured (validation questions), `tuning_speedup`
+    the search's."""
+    out = {}
     for level in LEVELS:
-        static, dynamic = picks.get(("static", level)), picks.get(("dynamic", level))
+        pick, cert = summary["picks"][level], summary["certified"][level]
+        out[level] = None if pick["exact"] else {
+            "config": pick["config"], "speedup": cert["speedup"],
+            "tuning_speedup": pick["tuning"]["speedup"], "qos": pick["tuning"]["qos"],
+            "loss_estimate": cert["loss_estimate"], "loss_upper": cert["loss_upper"]}
+    return out
+
+
+def choose_picks(picks, margin):
+    """Per (mode, level), the point a deployment build bakes, from each
+    mode's certified picks ({mode: {level: point or None}}, level_picks).
+    The static space lies in the dynamic one (a tree whose leaves agree),
+    so a dynamic pick is deployed only when it beats the static pick of its
+    level (both certified, their speedups measured on the validation
+    questions) by more than `margin` (a fraction: the run-to-run spread of a
+    whole-system run); otherwise the dynamic mode deploys the static pick
+    (marked "pick": "static"). Chosen without the evaluation set."""
+    out = {(mode, level): p for mode, levels in picks.items() for level, p in levels.items()}
+    for level in LEVELS:
+        static, dynamic = out.get(("static", level)), out.get(("dynamic", level))
         if static and (dynamic is None
                        or dynamic["speedup"] <= static["speedup"] * (1 + margin)):
-            picks[("dynamic", level)] = dict(static, pick="static")
-    return picks
+            out[("dynamic", level)] = dict(static, pick="static")
+    return out
 
 
 def within_bound(deployment):
@@ -444,6 +419,9 @@ def report(s):
             cells.append("-" if d is None else f"{d['speedup']:.2f}x (QoS {d['qos']:.3f}"
                          + (f"; validation {d['validation_qos']:.3f}"
                             if d.get("validation_qos") is not None else "")
+                         + (f"; certified on the validation set: loss {d['validation_loss']:.1%}"
+                            f" <= {d['loss_upper']:.1%}"
+                            if d.get("loss_upper") is not None else "")
                          + ("; the static pick" if m == "dynamic" and d.get("pick") == "static"
                             else "") + ")")
         lines.append(f"| speedup at loss <= {l}%, deployed, evaluation set (uncached) | "
@@ -460,11 +438,16 @@ def report(s):
     lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.0f} s | "
                  f"{s['tuning']['dynamic']['time_s']:.0f} s | | 12 h (both) |")
     margin = s["settings"].get("dynamic_margin")
-    lines += ["", "Deployment picks are chosen on the tuning set"
+    certified = s["settings"].get("picks") == "certified"
+    lines += ["", ("Deployment picks are certified on the validation set, which the search "
+                   "never saw (approx-tune --certify: the pick's loss relative to the exact "
+                   f"system is at most the level with probability {1 - s['settings']['delta']:.0%};"
+                   " '-': only the exact system is certified at that level)"
+                   if certified else "Deployment picks are chosen on the tuning set"
               + (" (and must meet the level's bound on the validation set too, which the "
                  "search never saw: the fastest of at most "
                  f"{s['settings']['validation_tries']} points per level that does)"
-                 if validated else "")
+                 if validated else ""))
               + " and measured on the "
               "evaluation set; a QoS below the level's bound there is the generalisation gap."
               + ("" if margin is None else
@@ -546,7 +529,8 @@ def reproduce_command(s):
             + (f" --dynamic-margin {st['dynamic_margin']:g}"
                if st.get("dynamic_margin", DYNAMIC_MARGIN) != DYNAMIC_MARGIN else "")
             + (f" --validation-factor {factor}"
-               if "validation" in s["questions"] and factor != VALIDATION_FACTOR else ""))
+               if "validation" in s["questions"] and factor != VALIDATION_FACTOR else "")
+            + (f" --delta {st['delta']:g}" if st.get("delta", 0.05) != 0.05 else ""))
 
 
 def summary_md(results):
@@ -658,8 +642,12 @@ def main():
                         "of its level on the tuning set by more than this fraction; otherwise "
                         f"the dynamic mode deploys the static pick (default {DYNAMIC_MARGIN})")
     p.add_argument("--validation-factor", type=int, default=VALIDATION_FACTOR,
-                   help="validation questions per tuning question: a deployment pick must meet "
-                        "its bound on them too (default %(default)s)")
+                   help="validation questions per tuning question: each level's pick is "
+                        "certified on them (default %(default)s)")
+    p.add_argument("--delta", type=float, default=0.05,
+                   help="certification's error level: each level's pick has loss at most the "
+                        "level with probability 1 - delta on the validation questions' "
+                        "distribution (default 0.05)")
     p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
@@ -681,9 +669,9 @@ def main():
             write_results(path, summary, report)
         return
     if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
-            or args.time_budget < 0 or args.passages < 0):
+            or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1):
         p.error("--questions, --max-evals and --validation-factor must be at least 1, "
-                "--time-budget and --passages not negative")
+                "--time-budget and --passages not negative, --delta within (0, 1)")
     for s in args.systems:
         if s not in SYSTEMS:
             p.error(f"unknown system '{s}' (choose from {', '.join(SYSTEMS)})")

@@ -166,11 +166,13 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   }
   Paired self;
   pairScores(base.detail, base.detail, self, error);
+  std::string nothing; // why nothing can be certified
   if (self.exactSum() <= 0) {
-    error = "the exact configuration scored 0 on all " +
-            std::to_string(base.detail.size()) +
-            " calibration inputs: no loss relative to it can be certified";
-    return false;
+    nothing = "the exact configuration scored 0 on all " +
+              std::to_string(base.detail.size()) +
+              " calibration inputs: no loss relative to it can be certified";
+    if (settings.warn)
+      settings.warn(nothing + "; every level deploys the exact configuration");
   }
   // Most accurate first: the frontier ascends in time and QoS on the tuning
   // set, so it is tested from its end. The order is fixed before the
@@ -203,9 +205,17 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
                    [&](double l) { return std::fabs(l - bound) < 1e-9; }) &&
       bound < 1)
     levels.push_back(bound);
-  for (double level : levels)
-    cert.levels.push_back(
-        fixedSequence(cert.candidates, level, cs.delta, cs.bound));
+  for (double level : levels) {
+    LevelCertificate c;
+    if (nothing.empty()) {
+      c = fixedSequence(cert.candidates, level, cs.delta, cs.bound);
+    } else {
+      c.level = level;
+      c.delta = cs.delta;
+      c.stoppedAt = nothing;
+    }
+    cert.levels.push_back(c);
+  }
   rep.certification = std::move(cert);
   return true;
 }

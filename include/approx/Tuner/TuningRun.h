@@ -76,7 +76,9 @@ public:
   /// The search, then (as set) the held-out re-measurement and
   /// certification, with `evaluate` on each input set. False with `error`
   /// when the exact configuration fails on a set, or certification cannot
-  /// run (no per-input scores, or the exact configuration scored nothing).
+  /// run (no per-input scores). When the exact configuration scored 0 on
+  /// every calibration input, nothing is certified (said through `warn`
+  /// and in the outputs) and every level deploys the exact configuration.
   bool execute(const EvaluateFn &evaluate, std::string &error);
 
   const TuneResult &result() const { return tuned; }

@@ -9,7 +9,8 @@
 #   DOMINATE=1: squash_knob_val >= 1 answers every input exact answers and
 #     those with v in [0.7, 0.8) too: more accurate than exact.
 #   DETAIL=none: no per-input scores; DETAIL=bad: a malformed line;
-#     DETAIL=ids: approximate configurations score other inputs.
+#     DETAIL=ids: approximate configurations score other inputs;
+#     DETAIL=zero: every score on the calibration set is 0.
 #   CALIBRATION_LOG=FILE: each calibration run appends its configuration.
 cfg=$(tr -d ' \n{}"' < "$APPROX_CONFIG")
 val() { echo "$cfg" | tr ',' '\n' | sed -n "s/^$1://p"; }
@@ -34,6 +35,7 @@ awk -v t="$t" -v a="$d0" -v b="$d1" -v s="$s" -v n="$n" \
     if (dominate && s >= 1) score = (v < 0.8) ? 1 : 0
     base += (v < 0.7); right += score
     id = (mode == "ids" && !exact) ? "x" i : "in" i
+    if (mode == "zero" && n > 50) score = 0
     if (detail != "" && mode != "none")
       print id, score > detail
   }
