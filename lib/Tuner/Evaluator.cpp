@@ -125,6 +125,17 @@ std::string formatQosDetail(const std::vector<InputScore> &detail) {
   return s;
 }
 
+EvaluateFn perInputSet(EvaluateFn tuning, EvaluateFn evaluation,
+                       EvaluateFn calibration) {
+  return [tuning = std::move(tuning), evaluation = std::move(evaluation),
+          calibration = std::move(calibration)](const Config &c, InputSet set) {
+    const EvaluateFn &fn = set == InputSet::Evaluation    ? evaluation
+                           : set == InputSet::Calibration ? calibration
+                                                          : tuning;
+    return fn(c, set);
+  };
+}
+
 double median(std::vector<double> v) {
   if (v.empty())
     return 0;

@@ -237,17 +237,13 @@ private:
   std::string callbackError, runError;
 
   void search() {
-    tune::EvaluateFn fn = [this](const tune::Config &c, tune::InputSet set) {
-      switch (set) {
-      case tune::InputSet::Evaluation:
-        return measure(holdout, c);
-      case tune::InputSet::Calibration:
-        return measure(calibration, c);
-      case tune::InputSet::Tuning:
-        break;
-      }
-      return measure(evaluate, c);
+    auto with = [this](nb::handle fn) {
+      return [this, fn](const tune::Config &c, tune::InputSet) {
+        return measure(fn, c);
+      };
     };
+    tune::EvaluateFn fn =
+        tune::perInputSet(with(evaluate), with(holdout), with(calibration));
     std::string error;
     if (!run->execute(fn, error))
       runError = error;

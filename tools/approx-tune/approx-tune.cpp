@@ -467,20 +467,9 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
       o.command = cmd;
     return tune::calibratedCommandEvaluator(o, timeout, makeEvaluator);
   };
-  tune::EvaluateFn tuning = evaluatorFor(""),
-                   evaluation = evaluatorFor(holdoutCommand),
-                   calibration = evaluatorFor(calibrationCommand);
-  tune::EvaluateFn evaluate = [&](const tune::Config &c, tune::InputSet set) {
-    switch (set) {
-    case tune::InputSet::Evaluation:
-      return evaluation(c, set);
-    case tune::InputSet::Calibration:
-      return calibration(c, set);
-    case tune::InputSet::Tuning:
-      break;
-    }
-    return tuning(c, set);
-  };
+  tune::EvaluateFn evaluate = tune::perInputSet(
+      evaluatorFor(""), evaluatorFor(holdoutCommand),
+      evaluatorFor(calibrationCommand));
   bool ok = run.execute(evaluate, error);
   progress.done();
   if (!ok)

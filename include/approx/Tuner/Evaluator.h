@@ -65,6 +65,10 @@ struct Measurement {
 /// called from several threads at once.
 using EvaluateFn = std::function<Measurement(const Config &, InputSet)>;
 
+/// An evaluator measuring each input set with its own evaluator.
+EvaluateFn perInputSet(EvaluateFn tuning, EvaluateFn evaluation,
+                       EvaluateFn calibration);
+
 /// The median of `v` (0 when empty).
 double median(std::vector<double> v);
 
