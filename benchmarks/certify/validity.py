@@ -318,8 +318,11 @@ def main():
     p.add_argument("--replay", action="store_true",
                    help="replay the stored outcomes (<results>/<kernel>-outcomes.json)")
     args = p.parse_args()
-    if args.pool < 4 or args.splits < 1 or not 0 < args.delta < 1:
-        p.error("--pool must be at least 4, --splits at least 1, --delta within (0, 1)")
+    if (args.pool < 4 and args.pool != 0) or args.splits < 1 or not 0 < args.delta < 1:
+        p.error("--pool must be at least 4 (0: every untuned question of a compound system), "
+                "--splits at least 1, --delta within (0, 1)")
+    if args.pool == 0 and any(k in KERNELS for k in args.kernels or ["kmeans"]):
+        p.error("--pool 0 is for compound systems only (a kernel's pool is generated)")
     for k in args.kernels:
         if k not in KERNELS and k not in compound.SYSTEMS:
             p.error(f"unknown kernel or system '{k}' (choose from "

@@ -369,9 +369,11 @@ std::string checkOptions() {
 
 /// --certify's settings; an error message or "".
 std::string certifySettings(std::optional<tune::CertifySettings> &out) {
-  if (!certify.getNumOccurrences() && calibrationCommand.empty() &&
-      !certifyBound.getNumOccurrences())
+  if (!certify.getNumOccurrences() && calibrationCommand.empty()) {
+    if (certifyBound.getNumOccurrences())
+      return "--certify-bound is for certified runs: add --certify";
     return "";
+  }
   tune::CertifySettings cs;
   cs.bound = certifyBound;
   if (!certify.empty()) {
