@@ -289,7 +289,8 @@ int printHistory(const tune::Space &space) {
     return fail("no " + Twine(dynamic ? "dynamic" : "static") +
                 " run of this space in '" + storePath() + "'");
   outs() << "run,seq,input_set,technique,status,time_s,qos,config,message\n";
-  for (tune::InputSet set : {tune::InputSet::Tuning, tune::InputSet::Evaluation})
+  for (tune::InputSet set : {tune::InputSet::Tuning, tune::InputSet::Evaluation,
+                             tune::InputSet::Calibration})
     for (const tune::Evaluation &e : store->evaluations(run->id, set)) {
       std::string message = e.result.message;
       std::replace(message.begin(), message.end(), '"', '\'');
