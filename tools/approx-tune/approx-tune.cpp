@@ -324,13 +324,40 @@ struct ProgressPrinter {
   }
 };
 
+/// The files a search writes into --out.
+const char *const kOutputFiles[] = {"best_config.json", "pareto.csv",
+                                    "tuned.mlir",       "plot.svg",
+                                    "speedup.txt",      "summary.json"};
+
+/// The files the run reads: none may be overwritten by its outputs.
+std::vector<std::string> runInputs() {
+  std::vector<std::string> inputs = {spaceFile, validateFile, dbPath};
+  inputs.insert(inputs.end(), startFrom.begin(), startFrom.end());
+  return inputs;
+}
+
 int writeOutput(StringRef name, StringRef text) {
   SmallString<256> p(outDir);
   sys::path::append(p, name);
-  std::vector<std::string> inputs = {spaceFile, validateFile, dbPath};
-  if (approx::tools::checkNotAnInput("approx-tune", p, inputs))
+  if (approx::tools::checkNotAnInput("approx-tune", p, runInputs()))
     return 1;
   return approx::tools::writeText("approx-tune", p, text);
+}
+
+/// An output of this run that is also one of its inputs (a --start-from
+/// file in --out), found before the search rather than after it; or "".
+std::string outputThatIsAnInput() {
+  for (const char *name : kOutputFiles) {
+    SmallString<256> p(outDir);
+    sys::path::append(p, name);
+    for (const std::string &in : runInputs()) {
+      bool same = false;
+      if (!in.empty() && !sys::fs::equivalent(p, in, same) && same)
+        return "'" + in + "' is read by this run and would be overwritten by its '" +
+               std::string(name) + "': copy it elsewhere or use another --out";
+    }
+  }
+  return "";
 }
 
 /// With --mpi, on rank 0: hands evaluations to the other ranks.
@@ -403,6 +430,8 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return fail("--start-from: " + problem);
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create '" + outDir + "': " + ec.message());
+  if (std::string problem = outputThatIsAnInput(); !problem.empty())
+    return fail(problem);
   // One run writes a results directory at a time (two used to both report
   // success, each overwriting the other's files); the lock goes with the
   // process.
