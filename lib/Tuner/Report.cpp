@@ -211,17 +211,17 @@ std::string Report::dominatedNote() const {
       return;
     PairedQos q = *pairedQos(exact, points[size_t(most)]);
     PairedQos e = *pairedQos(exact, exact);
-    char line[400];
-    std::snprintf(line, sizeof line,
+    char head[300];
+    std::snprintf(head, sizeof head,
                   "exact configuration dominated on the %s set: a frontier "
                   "point (speedup %.2fx) is more accurate than exact, relative "
-                  "QoS %.3f (accuracy %.4g against %.4g, %zu inputs): %s\n",
+                  "QoS %.3f (accuracy %.4g against %.4g, %zu inputs): ",
                   set, exact.time / points[size_t(most)].time, q.relative,
-                  q.accuracy, e.accuracy, q.inputs,
-                  configText(result->evaluations[result->frontier[size_t(most)]]
-                                 .config)
-                      .c_str());
-    note += line;
+                  q.accuracy, e.accuracy, q.inputs);
+    note += head +
+            configText(
+                result->evaluations[result->frontier[size_t(most)]].config) +
+            "\n";
   };
   std::vector<Measurement> tuningFront;
   for (size_t i : result->frontier)
@@ -436,19 +436,21 @@ std::string Report::speedupTable() const {
           row.test ? fmt("%.2fx", row.test->first) + ", " +
                          fmt("%.1f%%", row.test->second * 100)
                    : "-";
-      if (row.point < 0)
+      // The reasons and the test column are appended whole: a message
+      // (a failing command's) may be longer than any buffer.
+      if (row.point < 0) {
         std::snprintf(line, sizeof line,
                       "<= %-5s   %6.2fx   exact configuration: no candidate "
-                      "certified (%s)\n",
-                      (levelName(row.level) + "%").c_str(), 1.0,
-                      row.stoppedAt.empty() ? "no candidate"
-                                            : row.stoppedAt.c_str());
-      else
-        std::snprintf(line, sizeof line,
-                      "<= %-5s   %6.2fx   %13.2f%%   %16.2f%%   %s\n",
+                      "certified (",
+                      (levelName(row.level) + "%").c_str(), 1.0);
+        t += line + (row.stoppedAt.empty() ? "no candidate" : row.stoppedAt) +
+             ")\n";
+      } else {
+        std::snprintf(line, sizeof line, "<= %-5s   %6.2fx   %13.2f%%   %16.2f%%   ",
                       (levelName(row.level) + "%").c_str(), row.speedup,
-                      row.estimate * 100, row.upper * 100, test.c_str());
-      t += line;
+                      row.estimate * 100, row.upper * 100);
+        t += line + test + "\n";
+      }
     }
   }
   std::string dominated = dominatedNote();
@@ -582,7 +584,7 @@ std::string Report::summaryJson() const {
   j += "  \"exact_dominated\": [";
   std::string note = dominatedNote();
   for (size_t pos = 0, n = 0; pos < note.size(); ++n) {
-    size_t end = note.find('\n', pos);
+    size_t end = std::min(note.find('\n', pos), note.size());
     j += (n ? ", " : "") + jsonString(note.substr(pos, end - pos));
     pos = end + 1;
   }

@@ -290,3 +290,46 @@ TEST(QosDetail, AStoreWrittenBeforeScoresGainsTheirColumn) {
 }
 
 } // namespace
+
+#include "approx/Tuner/Report.h"
+
+namespace {
+
+// A configuration more accurate than exact is named in full in speedup.txt
+// and summary.json, however long its parameters' names (a fixed buffer cut
+// the line and its newline, and summary.json then never ended).
+TEST(QosDetail, ADominatingConfigurationIsNamedInFull) {
+  Space space;
+  TuneResult result;
+  Evaluation exact, better;
+  for (int i = 0; i < 40; ++i) {
+    std::string name = "a_rather_long_function_name_" + std::to_string(i) + "_knob_val";
+    exact.config[name] = 0;
+    better.config[name] = 1;
+  }
+  exact.result.time = 2;
+  exact.result.qos = 1;
+  exact.result.detail = {{"q1", 1}, {"q2", 0}, {"q3", 0}};
+  better.seq = 1;
+  better.result.time = 1;
+  better.result.qos = 1;
+  better.result.detail = {{"q1", 1}, {"q2", 1}, {"q3", 0}};
+  result.evaluations = {exact, better};
+  result.frontier = {1, 0};
+  Report report;
+  report.params = &space;
+  report.result = &result;
+  std::string note = report.dominatedNote();
+  EXPECT_EQ(note.find("exact configuration dominated on the tuning set: a frontier "
+                      "point (speedup 2.00x) is more accurate than exact, relative QoS "
+                      "2.000 (accuracy 0.6667 against 0.3333, 3 inputs): "),
+            0u)
+      << note;
+  EXPECT_NE(note.find("a_rather_long_function_name_9_knob_val=1\n"), std::string::npos);
+  std::string json = report.summaryJson();
+  EXPECT_NE(json.find("\"exact_dominated\": [\"exact configuration dominated"),
+            std::string::npos);
+  EXPECT_EQ(json.substr(json.size() - 4), "]\n}\n");
+}
+
+} // namespace
