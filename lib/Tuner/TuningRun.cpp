@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <mutex>
 
 namespace approx::tune {
 
@@ -58,6 +57,19 @@ bool TuningRun::open(std::string &error) {
   return true;
 }
 
+namespace {
+
+/// Why a run stops when the exact configuration fails on `set`.
+std::string exactFailed(InputSet set, const Measurement &m) {
+  std::string where = set == InputSet::Tuning
+                          ? ""
+                          : std::string(" on the ") + inputSetName(set) + " set";
+  return "the exact configuration failed" + where + " (" +
+         statusName(m.status) + "): " + m.message;
+}
+
+} // namespace
+
 void TuningRun::store(InputSet set, const Evaluation &e) {
   std::string error;
   if (!db || db->add(run.id, set, e, error) || storeWarned)
@@ -67,13 +79,23 @@ void TuningRun::store(InputSet set, const Evaluation &e) {
     settings.warn("results store '" + settings.storePath + "': " + error);
 }
 
+void TuningRun::storeRemeasured(InputSet set, const Holdout &h) {
+  Evaluation e = tuned.evaluations[0];
+  e.result = h.baseline;
+  store(set, e);
+  for (size_t i = 0; i < tuned.frontier.size(); ++i) {
+    e = tuned.evaluations[tuned.frontier[i]];
+    e.result = h.frontier[i];
+    store(set, e);
+  }
+}
+
 bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
   TuneOptions options = settings.options;
-  std::mutex storeMutex;
+  // Called on the search's thread, in order.
   options.onEvaluation = [&](const Evaluation &e) {
     if (settings.onEvaluation && !settings.onEvaluation(e))
       return;
-    std::lock_guard<std::mutex> lock(storeMutex);
     Evaluation stored = e;
     if (resumed)
       stored.seq = nextSeq++;
@@ -81,9 +103,7 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
   };
   tuned = tune(space, evaluate, options);
   if (!tuned.baselineOk()) {
-    const Measurement &m = tuned.evaluations[0].result;
-    error = "the exact configuration failed (" +
-            std::string(statusName(m.status)) + "): " + m.message;
+    error = exactFailed(InputSet::Tuning, tuned.evaluations[0].result);
     return false;
   }
   rep = Report();
@@ -102,19 +122,10 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
   if (settings.holdout) {
     Holdout h = remeasureFrontier(tuned, evaluate, options.workers);
     if (!h.baseline.ok()) {
-      error = "the exact configuration failed on the evaluation set (" +
-              std::string(statusName(h.baseline.status)) +
-              "): " + h.baseline.message;
+      error = exactFailed(InputSet::Evaluation, h.baseline);
       return false;
     }
-    Evaluation e = tuned.evaluations[0];
-    e.result = h.baseline;
-    store(InputSet::Evaluation, e);
-    for (size_t i = 0; i < tuned.frontier.size(); ++i) {
-      e = tuned.evaluations[tuned.frontier[i]];
-      e.result = h.frontier[i];
-      store(InputSet::Evaluation, e);
-    }
+    storeRemeasured(InputSet::Evaluation, h);
     rep.holdout = std::move(h);
   }
   return !settings.certify || certify(evaluate, error);
@@ -129,15 +140,10 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     for (const Evaluation &e : db->evaluations(run.id, InputSet::Calibration))
       if (e.result.ok() && !e.result.detail.empty())
         stored[formatConfig(e.config)] = e.result;
-  std::mutex storedMutex;
+  // (Read concurrently by the workers, never written.)
   EvaluateFn measure = [&](const Config &c, InputSet set) {
-    {
-      std::lock_guard<std::mutex> lock(storedMutex);
-      auto it = stored.find(formatConfig(c));
-      if (it != stored.end())
-        return it->second;
-    }
-    return evaluate(c, set);
+    auto it = stored.find(formatConfig(c));
+    return it != stored.end() ? it->second : evaluate(c, set);
   };
   Certification cert;
   cert.delta = cs.delta;
@@ -146,28 +152,21 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
                                     InputSet::Calibration);
   const Measurement &base = cert.measured.baseline;
   if (!base.ok()) {
-    error = "the exact configuration failed on the calibration set (" +
-            std::string(statusName(base.status)) + "): " + base.message;
+    error = exactFailed(InputSet::Calibration, base);
     return false;
   }
-  Evaluation e = tuned.evaluations[0];
-  e.result = base;
-  store(InputSet::Calibration, e);
-  for (size_t i = 0; i < tuned.frontier.size(); ++i) {
-    e = tuned.evaluations[tuned.frontier[i]];
-    e.result = cert.measured.frontier[i];
-    store(InputSet::Calibration, e);
-  }
+  storeRemeasured(InputSet::Calibration, cert.measured);
   if (base.detail.empty()) {
     error = "certification needs per-input scores: the exact configuration's "
             "calibration run wrote none to the file APPROX_QOS_DETAIL names "
             "(one '<input id> <score>' line per input; docs/tuning.md)";
     return false;
   }
-  Paired self;
-  pairScores(base.detail, base.detail, self, error);
+  double exactSum = 0;
+  for (const InputScore &s : base.detail)
+    exactSum += s.score;
   std::string nothing; // why nothing can be certified
-  if (self.exactSum() <= 0) {
+  if (exactSum <= 0) {
     nothing = "the exact configuration scored 0 on all " +
               std::to_string(base.detail.size()) +
               " calibration inputs: no loss relative to it can be certified";

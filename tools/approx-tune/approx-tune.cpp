@@ -344,20 +344,16 @@ int writeOutput(StringRef name, StringRef text) {
   return approx::tools::writeText("approx-tune", p, text);
 }
 
-/// An output of this run that is also one of its inputs (a --start-from
-/// file in --out), found before the search rather than after it; or "".
-std::string outputThatIsAnInput() {
+/// Whether an output of this run is also one of its inputs (a --start-from
+/// file in --out): said before the search rather than after it.
+bool anOutputIsAnInput() {
   for (const char *name : kOutputFiles) {
     SmallString<256> p(outDir);
     sys::path::append(p, name);
-    for (const std::string &in : runInputs()) {
-      bool same = false;
-      if (!in.empty() && !sys::fs::equivalent(p, in, same) && same)
-        return "'" + in + "' is read by this run and would be overwritten by its '" +
-               std::string(name) + "': copy it elsewhere or use another --out";
-    }
+    if (approx::tools::checkNotAnInput("approx-tune", p, runInputs()))
+      return true;
   }
-  return "";
+  return false;
 }
 
 /// With --mpi, on rank 0: hands evaluations to the other ranks.
@@ -430,8 +426,8 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     return fail("--start-from: " + problem);
   if (std::error_code ec = sys::fs::create_directories(outDir))
     return fail("cannot create '" + outDir + "': " + ec.message());
-  if (std::string problem = outputThatIsAnInput(); !problem.empty())
-    return fail(problem);
+  if (anOutputIsAnInput())
+    return 1;
   // One run writes a results directory at a time (two used to both report
   // success, each overwriting the other's files); the lock goes with the
   // process.

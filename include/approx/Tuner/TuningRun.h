@@ -100,6 +100,9 @@ public:
 
 private:
   void store(InputSet set, const Evaluation &e);
+  /// Stores the exact configuration's and each frontier point's
+  /// re-measurement on `set`.
+  void storeRemeasured(InputSet set, const Holdout &h);
   bool certify(const EvaluateFn &evaluate, std::string &error);
 
   const Space &space;
