@@ -62,16 +62,6 @@ const char *inputSetName(InputSet set) {
   return "";
 }
 
-bool parseInputSet(const std::string &name, InputSet &set) {
-  for (InputSet s :
-       {InputSet::Tuning, InputSet::Evaluation, InputSet::Calibration})
-    if (name == inputSetName(s)) {
-      set = s;
-      return true;
-    }
-  return false;
-}
-
 bool parseQosDetail(const std::string &text, const std::string &path,
                     std::vector<InputScore> &detail, std::string &error) {
   detail.clear();

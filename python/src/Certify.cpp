@@ -17,16 +17,16 @@ namespace nb = nanobind;
 namespace tune = approx::tune;
 
 namespace approx::python {
-namespace {
-
-tune::BoundKind boundOf(const std::string &name) {
+tune::BoundKind boundArg(const std::string &name, const char *arg) {
   tune::BoundKind kind;
   if (!tune::parseBound(name, kind))
-    throw nb::value_error(("bound must be 'betting' or 'hoeffding-bentkus', "
-                           "not '" + name + "'")
+    throw nb::value_error((std::string(arg) + " must be 'betting' or "
+                           "'hoeffding-bentkus', not '" + name + "'")
                               .c_str());
   return kind;
 }
+
+namespace {
 
 tune::Paired paired(const std::vector<double> &exact,
                     const std::vector<double> &approx) {
@@ -59,7 +59,7 @@ void bindCertify(nb::module_ &m) {
       [](const std::vector<double> &exact, const std::vector<double> &approx,
          double delta, const std::string &bound) {
         checkDelta(delta);
-        return tune::lossUpperBound(paired(exact, approx), delta, boundOf(bound));
+        return tune::lossUpperBound(paired(exact, approx), delta, boundArg(bound, "bound"));
       },
       nb::arg("exact"), nb::arg("approx"), nb::arg("delta"), nb::arg("bound"));
   m.def(
@@ -71,7 +71,7 @@ void bindCertify(nb::module_ &m) {
         checkDelta(delta);
         if (times.size() != candidates.size())
           throw nb::value_error("one time per candidate");
-        tune::BoundKind kind = boundOf(bound);
+        tune::BoundKind kind = boundArg(bound, "bound");
         std::vector<tune::Candidate> cs(candidates.size());
         for (size_t i = 0; i < cs.size(); ++i) {
           cs[i].time = times[i];

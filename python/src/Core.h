@@ -8,6 +8,7 @@
 #ifndef APPROX_PYTHON_CORE_H
 #define APPROX_PYTHON_CORE_H
 
+#include "approx/Tuner/Certify.h"
 #include "approx/Tuner/Space.h"
 
 #include <nanobind/nanobind.h>
@@ -26,6 +27,9 @@ tune::Space spaceOf(const std::string &text, const std::string &filename);
 
 /// Binds the tuner (Tune.cpp).
 void bindTune(nanobind::module_ &m);
+
+/// The bound named `name`; ValueError naming the argument `arg` otherwise.
+tune::BoundKind boundArg(const std::string &name, const char *arg);
 
 /// Binds certification over per-input scores (Certify.cpp).
 void bindCertify(nanobind::module_ &m);

@@ -462,10 +462,7 @@ void bindTune(nb::module_ &m) {
         args.progress = progress;
         args.startFrom = std::move(startFrom);
         args.certifyDelta = certify;
-        if (!tune::parseBound(bound, args.bound))
-          throw nb::value_error(("certify_bound must be 'betting' or "
-                                 "'hoeffding-bentkus', not '" + bound + "'")
-                                    .c_str());
+        args.bound = boundArg(bound, "certify_bound");
         for (nb::handle fn : {holdout, calibration})
           if (!fn.is_none() && !PyCallable_Check(fn.ptr()))
             throw nb::type_error("holdout_fn and calibration_fn must be "

@@ -35,8 +35,6 @@ bool parseStatus(const std::string &name, EvalStatus &status);
 /// calibration set certification runs on (disjoint from both).
 enum class InputSet { Tuning, Evaluation, Calibration };
 const char *inputSetName(InputSet set);
-/// Inverse of inputSetName; false for an unknown name.
-bool parseInputSet(const std::string &name, InputSet &set);
 
 /// The score of one input: its id (no whitespace) and a value in [0, 1]
 /// (1/0 for an answer right or wrong; a kernel's QoS on that input).
