@@ -11,15 +11,16 @@
 // tool only parses the command line.
 //
 //===----------------------------------------------------------------------===//
+#include "approx_files.h"
 #include "approx_llm.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
+#include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,8 @@ const char *usageText =
     "  --truncate: a text longer than --ctx tokens keeps its first ones and its end\n"
     "  token (as sentence-transformers does); without it, that is an error.\n"
     "embed-file: one text per line of IN; OUT gets one row of float32 (little-endian)\n"
-    "  per line, written to OUT.tmp and renamed when complete; progress on stderr.\n"
+    "  per line, written beside OUT and renamed into place when complete (a device\n"
+    "  or pipe is written in place; OUT may not be IN or MODEL); progress on stderr.\n"
     "quantize: TYPE is a llama.cpp file type (Q4_0, Q8_0, Q2_K, Q3_K_M, Q4_K_M, ...).\n"
     "bench: median prompt-processing and generation tokens/s over --repetitions runs\n"
     "  (defaults 256 prompt tokens, 64 generated tokens, 3 repetitions).\n";
@@ -78,13 +80,35 @@ int number(const std::string &flag, const char *v, int lo) {
   return (int)n;
 }
 
-std::string readFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    die("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+// Inputs are read with a limit (/dev/zero once read forever). What each
+// may hold: a prompt, a grammar, a file of texts to embed.
+constexpr size_t kMaxPromptBytes = 16 << 20, kMaxGrammarBytes = 1 << 20,
+                 kMaxTextsBytes = (size_t)1 << 30;
+
+// The text of `path` for `what` (a prompt, a grammar): at most `limit`
+// bytes, no NUL byte (C strings would silently end there), not empty.
+std::string readText(const std::string &path, const char *what, size_t limit) {
+  char why[APPROX_WHY_SIZE];
+  size_t len = 0;
+  char *buf = approx_read_file(path.c_str(), limit, &len, why);
+  if (!buf)
+    die(why);
+  std::string text(buf, len);
+  free(buf);
+  if (long at = approx_find_nul(text.data(), text.size()); at >= 0)
+    die(path + ":" + std::to_string(approx_line_of(text.data(), (size_t)at)) + ": " + what +
+        " holds a NUL byte (at byte " + std::to_string(at) + ")");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    die(path + ": empty " + what);
+  return text;
+}
+
+float temperature(const char *v) {
+  char *end;
+  float t = strtof(v, &end);
+  if (*v == 0 || *end || !std::isfinite(t) || t < 0)
+    usage(std::string("--temperature takes 0 (greedy) or a positive number (got '") + v + "')");
+  return t;
 }
 
 Options parse(int argc, char **argv) {
@@ -101,11 +125,11 @@ Options parse(int argc, char **argv) {
     else if (a == "--stop")
       o.stops.push_back(value());
     else if (a == "--temperature")
-      o.gen.temperature = (float)atof(value());
+      o.gen.temperature = temperature(value());
     else if (a == "--seed")
       o.gen.seed = (uint32_t)number(a, value(), 0);
     else if (a == "--grammar-file")
-      o.grammar = readFile(value());
+      o.grammar = readText(value(), "grammar", kMaxGrammarBytes);
     else if (a == "--ctx")
       o.load.n_ctx = number(a, value(), 16);
     else if (a == "--threads")
@@ -149,7 +173,8 @@ allm_model *load(const std::string &path, const allm_load_params &p) {
 int generate(Options &o) {
   if (o.positional.size() != 2)
     usage("generate takes MODEL and PROMPT");
-  std::string prompt = o.promptFile ? readFile(o.positional[1]) : o.positional[1];
+  std::string prompt =
+      o.promptFile ? readText(o.positional[1], "prompt", kMaxPromptBytes) : o.positional[1];
   std::vector<const char *> stops;
   for (const std::string &s : o.stops)
     stops.push_back(s.c_str());
@@ -207,24 +232,27 @@ int embedFile(Options &o) {
   const std::string &inPath = o.positional[1], &outPath = o.positional[2];
   std::vector<std::string> lines;
   {
-    std::ifstream in(inPath, std::ios::binary);
-    if (!in)
-      die("cannot read '" + inPath + "'");
-    for (std::string line; std::getline(in, line);)
-      lines.push_back(line);
-    if (in.bad())
-      die("cannot read '" + inPath + "'");
+    std::string text = readText(inPath, "text file", kMaxTextsBytes);
+    for (size_t at = 0; at < text.size();) {
+      size_t end = std::min(text.find('\n', at), text.size());
+      lines.push_back(text.substr(at, end - at));
+      at = end + 1;
+    }
   }
   for (size_t i = 0; i < lines.size(); i++)
     if (lines[i].find_first_not_of(" \t\r") == std::string::npos)
       die(inPath + ":" + std::to_string(i + 1) + ": empty line (one text per line)");
+  char why[APPROX_WHY_SIZE];
+  const char *inputs[] = {inPath.c_str(), o.positional[0].c_str()};
+  approx_output staged;
+  // Checked before the model loads: nothing is written until the texts
+  // are embedded, and an output naming an input is refused.
+  if (approx_output_open(&staged, outPath.c_str(), inputs, 2, why) != 0)
+    die(why);
+  FILE *out = staged.file;
   o.load.embeddings = 1;
   allm_model *m = load(o.positional[0], o.load);
   size_t dim = (size_t)allm_n_embd(m);
-  std::string tmp = outPath + ".tmp";
-  FILE *out = fopen(tmp.c_str(), "wb");
-  if (!out)
-    die("cannot write '" + tmp + "'");
   const size_t chunk = 256;
   std::vector<float> rows(chunk * dim);
   std::vector<const char *> texts;
@@ -236,15 +264,14 @@ int embedFile(Options &o) {
     for (size_t i = 0; i < n; i++)
       texts.push_back(lines[at + i].c_str());
     if (allm_embed_batch(m, texts.data(), (int)n, rows.data(), rows.size()) < 0) {
-      fclose(out);
-      remove(tmp.c_str());
+      approx_output_discard(&staged);
       die(inPath + ": lines " + std::to_string(at + 1) + "-" + std::to_string(at + n) + ": " +
           allm_last_error());
     }
     if (fwrite(rows.data(), sizeof(float) * dim, n, out) != n) {
-      fclose(out);
-      remove(tmp.c_str());
-      die("cannot write '" + tmp + "'");
+      int e = errno;
+      approx_output_discard(&staged);
+      die("cannot write '" + outPath + "': " + strerror(e));
     }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     size_t done = at + n;
@@ -255,10 +282,8 @@ int embedFile(Options &o) {
               lines.size(), rate, (lines.size() - done) / std::max(rate, 1e-9));
     }
   }
-  if (fclose(out) != 0 || rename(tmp.c_str(), outPath.c_str()) != 0) {
-    remove(tmp.c_str());
-    die("cannot write '" + outPath + "'");
-  }
+  if (approx_output_commit(&staged, why) != 0)
+    die(why);
   allm_free(m);
   return 0;
 }

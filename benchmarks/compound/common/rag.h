@@ -1,6 +1,9 @@
 /* What the compound systems share (header only, plain C): the command line,
  * reading the passages and questions, the few-shot QA prompt, the QA models
  * and their generation call, the answers file and the end-of-run summary.
+ * Files follow approx_files.h: inputs are read with a limit, the answers
+ * and trace files are never an input and appear only when the run succeeds
+ * (a failed run leaves the previous ones).
  *
  * The including program defines its own knob functions (their annotations
  * differ from system to system) and calls these helpers:
@@ -10,6 +13,7 @@
 #ifndef APPROX_RAG_H
 #define APPROX_RAG_H
 
+#include "approx_files.h"
 #include "approx_llm.h"
 
 #include <stdarg.h>
@@ -22,10 +26,20 @@ int answer_tokens(void);
 
 static const char *rag_program = "rag";
 
+/* The questions file and the question being answered (-1: none): errors
+ * while answering it name its line (rag_at_question). */
+static const char *rag_questions_path;
+static int rag_question = -1;
+
+static void rag_at_question(int q) { rag_question = q; }
+
 static void die(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", rag_program);
+  if (rag_question >= 0 && rag_questions_path)
+    fprintf(stderr, "%s:%d: error: ", rag_questions_path, rag_question + 1);
+  else
+    fprintf(stderr, "%s: error: ", rag_program);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -71,35 +85,52 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
   return a;
 }
 
-/* The answers file and, when asked for, the trace file. */
+/* The answers file and, when asked for, the trace file (staged until
+ * rag_finish). */
+static approx_output rag_out, rag_trace;
+
 static void rag_open_outputs(const rag_args *a, FILE **out, FILE **trace) {
-  *out = fopen(a->output, "w");
-  *trace = a->trace ? fopen(a->trace, "w") : 0;
-  if (!*out || (a->trace && !*trace))
-    die("cannot write '%s'", !*out ? a->output : a->trace);
+  const char *inputs[] = {a->passages, a->questions, a->embeddings, a->output};
+  char why[APPROX_WHY_SIZE];
+  if (approx_output_open(&rag_out, a->output, inputs, 3, why) != 0)
+    die("%s", why);
+  *out = rag_out.file;
+  *trace = 0;
+  if (a->trace) {
+    if (!strcmp(a->trace, a->output) || approx_same_file(a->trace, a->output))
+      die("--trace and --output name the same file ('%s')", a->output);
+    if (approx_output_open(&rag_trace, a->trace, inputs, 4, why) != 0)
+      die("%s", why);
+    *trace = rag_trace.file;
+  }
 }
 
 /* ---- Input files ------------------------------------------------------ */
 
+/* The largest input read (the corpora here are a few MiB). */
+#define RAG_MAX_INPUT_BYTES ((size_t)1 << 30)
+
 static char *read_all(const char *path, long *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    die("cannot read '%s'", path);
-  fseek(f, 0, SEEK_END);
-  *len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc(*len + 1);
-  if (!buf || fread(buf, 1, *len, f) != (size_t)*len)
-    die("cannot read '%s'", path);
-  buf[*len] = 0;
-  fclose(f);
+  char why[APPROX_WHY_SIZE];
+  size_t n = 0;
+  char *buf = approx_read_file(path, RAG_MAX_INPUT_BYTES, &n, why);
+  if (!buf)
+    die("%s", why);
+  *len = (long)n;
   return buf;
 }
 
-/* Splits `buf` into lines and each line into tab-separated fields (in
- * place). Returns the number of lines; (*lines)[i] points at line i's first
- * field, (*nfields)[i] counts them. */
-static int split_tsv(char *buf, long len, char ***lines, int **nfields) {
+/* Splits `buf` (the text of `path`) into lines and each line into
+ * tab-separated fields (in place); a NUL byte is a located error (it would
+ * silently end its line's text). Returns the number of lines; (*lines)[i]
+ * points at line i's first field, (*nfields)[i] counts them. */
+static int split_tsv(const char *path, char *buf, long len, char ***lines, int **nfields) {
+  long nul = approx_find_nul(buf, (size_t)len);
+  if (nul >= 0) {
+    fprintf(stderr, "%s:%ld: error: a NUL byte (byte %ld of the file)\n", path,
+            approx_line_of(buf, (size_t)nul), nul);
+    exit(1);
+  }
   int cap = 1024, n = 0;
   *lines = malloc(sizeof(char *) * cap);
   *nfields = malloc(sizeof(int) * cap);
@@ -140,7 +171,7 @@ static int rag_read_passages(const char *path, int min) {
   long len;
   char *buf = read_all(path, &len), **lines;
   int *fields;
-  int n = split_tsv(buf, len, &lines, &fields);
+  int n = split_tsv(path, buf, len, &lines, &fields);
   char **titles = malloc(sizeof(char *) * (n ? n : 1)),
        **texts = malloc(sizeof(char *) * (n ? n : 1));
   for (int d = 0; d < n; d++) {
@@ -161,19 +192,31 @@ static int rag_read_passages(const char *path, int min) {
   return n;
 }
 
+/* The longest question (every prompt has room for it; NQ-open's are under
+ * 100 bytes). */
+enum { RAG_QUESTION_MAX = 1024 };
+
 /* The questions (question, answers...; the answers are for the scorer):
- * (*questions)[i] is question i's text. */
+ * (*questions)[i] is question i's text. Errors while answering question i
+ * name line i + 1 of `path` (rag_at_question). */
 static int rag_read_questions(const char *path, char ***questions) {
+  rag_questions_path = path;
   long len;
   char *buf = read_all(path, &len);
   int *fields;
-  int n = split_tsv(buf, len, questions, &fields);
-  for (int q = 0; q < n; q++)
+  int n = split_tsv(path, buf, len, questions, &fields);
+  for (int q = 0; q < n; q++) {
     if (fields[q] < 2 || !*(*questions)[q]) {
       fprintf(stderr, "%s:%d: error: expected 'question<TAB>answer...', got %s\n", path, q + 1,
               *(*questions)[q] ? "no answer" : "an empty question");
       exit(1);
     }
+    if (strlen((*questions)[q]) > RAG_QUESTION_MAX) {
+      fprintf(stderr, "%s:%d: error: a question of %zu bytes; at most %d\n", path, q + 1,
+              strlen((*questions)[q]), RAG_QUESTION_MAX);
+      exit(1);
+    }
+  }
   if (n == 0) {
     fprintf(stderr, "%s: error: no questions\n", path);
     exit(1);
@@ -201,17 +244,42 @@ enum { RAG_PREFIX_BYTES = sizeof RAG_PROMPT_START - 1 };
  * of every prompt made from it (a shared prefix). */
 static int rag_fixed_part(const char *format) { return (int)strcspn(format, "%"); }
 
+/* A prompt that does not fit its buffer is an error (naming the question),
+ * never a prompt cut short. */
+static void rag_prompt_overflow(int cap) {
+  die("the prompt does not fit its %d-byte buffer (a passage too long?)", cap);
+}
+
+/* Appends printf-formatted text at buf[at] (cap bytes in all); returns the
+ * new end. */
+static int rag_appendf(char *buf, int at, int cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int rag_appendf(char *buf, int at, int cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = at < cap ? vsnprintf(buf + at, (size_t)(cap - at), fmt, ap) : -1;
+  va_end(ap);
+  if (n < 0 || n >= cap - at)
+    rag_prompt_overflow(cap);
+  return at + n;
+}
+
 /* Appends the first passage_words() words of passage `id` as
- * "[i] title: text". */
+ * "[i] title: text\n". */
 static int append_passage(char *buf, int at, int cap, int i, int id) {
-  at += snprintf(buf + at, cap - at, "[%d] %s: ", i, ptitle[id]);
+  at = rag_appendf(buf, at, cap, "[%d] %s: ", i, ptitle[id]);
   const char *t = ptext[id];
   int words = 0, limit = passage_words();
-  while (*t && words < limit && at < cap - 2) {
+  while (*t && words < limit) {
     while (*t == ' ')
       t++;
-    while (*t && *t != ' ' && at < cap - 2)
-      buf[at++] = *t++;
+    for (; *t && *t != ' '; t++) {
+      if (at >= cap - 2)
+        rag_prompt_overflow(cap);
+      buf[at++] = *t;
+    }
+    if (at > cap - 2) /* room for the space and the NUL */
+      rag_prompt_overflow(cap);
     buf[at++] = ' ';
     words++;
   }
@@ -223,11 +291,10 @@ static int append_passage(char *buf, int at, int cap, int i, int id) {
 /* The few-shot prompt with the first `npass` passages of `top` (ids, -1
  * ends the list early). */
 static int prompt_with(int npass, const int *top, const char *question, char *buf, int cap) {
-  int at = snprintf(buf, cap, "%s", RAG_PROMPT_START);
+  int at = rag_appendf(buf, 0, cap, "%s", RAG_PROMPT_START);
   for (int i = 0; i < npass && top[i] >= 0; i++)
     at = append_passage(buf, at, cap, i + 1, top[i]);
-  at += snprintf(buf + at, cap - at, "Question: %s\nAnswer:", question);
-  return at;
+  return rag_appendf(buf, at, cap, "Question: %s\nAnswer:", question);
 }
 
 /* ---- QA models ---------------------------------------------------------- */
@@ -316,10 +383,14 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
  * model use) and the time on stdout: `wall` plus the memoised calls'
  * replayed time. */
 static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
-  if (fclose(out) != 0)
-    die("cannot write '%s'", a->output);
-  if (trace && fclose(trace) != 0)
-    die("cannot write '%s'", a->trace);
+  char why[APPROX_WHY_SIZE];
+  (void)out;
+  (void)a;
+  rag_question = -1;
+  if (approx_output_commit(&rag_out, why) != 0)
+    die("%s", why);
+  if (trace && approx_output_commit(&rag_trace, why) != 0)
+    die("%s", why);
   fprintf(stderr,
           " (replayed %+.3f s, %d of %d LLM calls memoised); prompt tokens %ld (%ld of them a "
           "reused shared prefix), generated %ld; models",

@@ -516,6 +516,7 @@ int main(int argc, char **argv) {
 
   for (int q = 0; q < nq; q++) {
     const char *question = qlines[q];
+    rag_at_question(q);
     double ta = bench_now();
     int confidence = 100, t;
     if (forced) {

@@ -293,6 +293,7 @@ int main(int argc, char **argv) {
   double avgdl = (double)total / ndocs;
   double t_index = bench_now() - t0, t_retrieve = 0, t_generate = 0;
   for (int q = 0; q < nq; q++) {
+    rag_at_question(q);
     double tq = bench_now();
     const char *question = qlines[q];
     int qt[MAX_QTERMS], n = 0, raw[MAX_QTERMS];

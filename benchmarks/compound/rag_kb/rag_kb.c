@@ -161,6 +161,7 @@ int main(int argc, char **argv) {
 
   for (int q = 0; q < nq; q++) {
     const char *question = qlines[q];
+    rag_at_question(q);
     double tr = bench_now();
     int top[RANKED], scored;
     int similarity = kb_search(&index, qv + (size_t)q * DIM, RANKED, top, &scored);

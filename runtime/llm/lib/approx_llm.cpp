@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx_llm.h"
+#include "approx_files.h"
 #include "memo_cache.h"
 
 #include "llama.h"
@@ -53,7 +54,10 @@ namespace {
 
 thread_local std::string lastError;
 std::mutex logMutex;
-std::string lastLlamaError; // llama.cpp's last error log line
+// llama.cpp's error log lines since the engine's current call began
+// (llamaError), at most kMaxLlamaErrors of them.
+std::vector<std::string> llamaErrors;
+constexpr size_t kMaxLlamaErrors = 4;
 double timeAdjustment = 0;
 std::mutex adjustMutex;
 
@@ -81,10 +85,12 @@ void logCallback(ggml_log_level level, const char *text, void *) {
   if (verbose)
     fputs(text, stderr);
   if (level == GGML_LOG_LEVEL_ERROR) {
+    std::string line = text;
+    while (!line.empty() && (line.back() == '\n' || line.back() == ' '))
+      line.pop_back();
     std::lock_guard<std::mutex> lock(logMutex);
-    lastLlamaError = text;
-    while (!lastLlamaError.empty() && lastLlamaError.back() == '\n')
-      lastLlamaError.pop_back();
+    if (!line.empty() && llamaErrors.size() < kMaxLlamaErrors)
+      llamaErrors.push_back(line);
   }
 }
 
@@ -96,16 +102,89 @@ void initBackend() {
   });
 }
 
-std::string llamaError() {
+// Forgets llama.cpp's earlier error lines: called as an engine call begins.
+void clearLlamaErrors() {
   std::lock_guard<std::mutex> lock(logMutex);
-  return lastLlamaError.empty() ? "no reason given" : lastLlamaError;
+  llamaErrors.clear();
 }
 
-int defaultThreads() {
-  if (const char *t = getenv("APPROX_LLM_THREADS"))
-    if (int n = atoi(t); n > 0)
-      return n;
-  return std::max(1u, std::thread::hardware_concurrency());
+// What llama.cpp logged as errors since the call began: its first lines
+// give the reason ("error loading model: ..."), the last one the outcome.
+std::string llamaError() {
+  std::lock_guard<std::mutex> lock(logMutex);
+  std::string all;
+  for (const std::string &e : llamaErrors)
+    all += (all.empty() ? "" : "; ") + e;
+  return all.empty() ? "no reason given (APPROX_LLM_VERBOSE=1 shows llama.cpp's log)" : all;
+}
+
+int cores() { return (int)std::max(1u, std::thread::hardware_concurrency()); }
+
+// The most threads a model may use: beyond a few per core ggml only
+// contends (10,000 hung, 100,000 crashed in thread creation).
+int maxThreads() { return std::max(16, 4 * cores()); }
+
+// The thread count asked for (0: APPROX_LLM_THREADS, else every core), or
+// -1 after fail() when it is out of range.
+int threadCount(int asked) {
+  int n = asked;
+  const char *from = "n_threads";
+  if (n == 0) {
+    n = cores();
+    if (const char *t = getenv("APPROX_LLM_THREADS"); t && *t) {
+      char *end;
+      long v = strtol(t, &end, 10);
+      n = *end || v < 1 || v > INT32_MAX ? -1 : (int)v;
+      from = "APPROX_LLM_THREADS";
+      if (n < 0)
+        return fail("APPROX_LLM_THREADS='%s' is not a whole number >= 1", t);
+    }
+  }
+  if (n < 1 || n > maxThreads())
+    return fail("%s %d is out of range: 1 to %d (4 per core, at least 16)", from, n,
+                maxThreads());
+  return n;
+}
+
+// Sampling temperatures: 0 (greedy) or within these bounds; smaller ones
+// overflow the logits (1e-38 gave garbage tokens).
+constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 100.f;
+
+// GBNF groups nested deeper than this are refused before llama.cpp parses
+// them (its recursive parser overflowed the stack at 20,000 levels).
+constexpr int kMaxGrammarNesting = 256;
+// And grammars larger than this.
+constexpr size_t kMaxGrammarBytes = 1 << 20;
+
+// Checks what llama.cpp's grammar parser would not survive; true if fine.
+bool checkGrammar(const char *g) {
+  size_t len = strlen(g);
+  if (len > kMaxGrammarBytes)
+    return fail("grammar of %zu bytes exceeds the limit of %zu", len, kMaxGrammarBytes), false;
+  int depth = 0, line = 1;
+  for (size_t i = 0; i < len; i++) {
+    char c = g[i];
+    if (c == '\n')
+      line++;
+    else if (c == '#') { // a comment, to the end of the line
+      while (i + 1 < len && g[i + 1] != '\n')
+        i++;
+    } else if (c == '"' || c == '[') { // a literal or a character class
+      char close = c == '"' ? '"' : ']';
+      for (i++; i < len && g[i] != close; i++)
+        if (g[i] == '\\')
+          i++;
+        else if (g[i] == '\n')
+          line++;
+    } else if (c == '(') {
+      if (++depth > kMaxGrammarNesting)
+        return fail("grammar line %d: groups nested deeper than %d levels", line,
+                    kMaxGrammarNesting),
+               false;
+    } else if (c == ')')
+      depth = std::max(0, depth - 1);
+  }
+  return true;
 }
 
 // Checks what llama.cpp would report vaguely or not at all: a missing or
@@ -442,6 +521,20 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   return ok;
 }
 
+// The entry points that reach llama.cpp or the memo cache: an exception
+// (out of memory, a library's own throw) is an error return, never an
+// abort through the C ABI.
+template <class F> auto guarded(F f, decltype(f()) onError) {
+  try {
+    return f();
+  } catch (const std::exception &e) {
+    fail("internal error: %s", e.what());
+  } catch (...) {
+    fail("internal error: unknown exception");
+  }
+  return onError;
+}
+
 } // namespace
 
 extern "C" {
@@ -469,26 +562,33 @@ allm_gen_params allm_gen_defaults(void) {
   return p;
 }
 
-allm_model *allm_load(const char *path, const allm_load_params *params) {
+static allm_model *loadUnguarded(const char *path, const allm_load_params *params) {
   allm_load_params p = params ? *params : allm_load_defaults();
   if (!path)
     return fail("cannot load model: no path given"), nullptr;
   if (p.n_ctx < 16)
     return fail("cannot load model '%s': context size %d is too small", path, p.n_ctx), nullptr;
+  int threads = threadCount(p.n_threads);
+  if (threads < 0)
+    return nullptr;
   std::string identity;
   if (!checkModelFile(path, identity))
     return nullptr;
   initBackend();
+  clearLlamaErrors();
   llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = 0;
   llama_model *model = llama_model_load_from_file(path, mp);
   if (!model)
     return fail("cannot load model '%s': %s", path, llamaError().c_str()), nullptr;
   llama_context_params cp = llama_context_default_params();
+  if (p.embeddings && llama_model_n_ctx_train(model) > 0)
+    // An encoder has a position embedding per trained position: a longer
+    // context would index past it (ggml aborted in get_rows).
+    p.n_ctx = std::min(p.n_ctx, (int)llama_model_n_ctx_train(model));
   cp.n_ctx = p.n_ctx;
   cp.n_batch = std::min<uint32_t>(p.n_ctx, 2048);
   cp.n_ubatch = std::min<uint32_t>(cp.n_batch, 512);
-  int threads = p.n_threads > 0 ? p.n_threads : defaultThreads();
   cp.n_threads = cp.n_threads_batch = threads;
   cp.type_k = cp.type_v = kvType(p.kv_type);
   cp.no_perf = true;
@@ -509,6 +609,14 @@ allm_model *allm_load(const char *path, const allm_load_params *params) {
     llama_model_free(model);
     return fail("cannot create a context for '%s': %s", path, llamaError().c_str()), nullptr;
   }
+  if (!p.embeddings && !llama_get_causal_attn(ctx)) {
+    llama_free(ctx);
+    llama_model_free(model);
+    return fail("cannot load model '%s' for generation: it is an encoder (non-causal) model; "
+                "load it for embeddings",
+                path),
+           nullptr;
+  }
   auto *m = new allm_model;
   m->model = model;
   m->ctx = ctx;
@@ -528,8 +636,8 @@ void allm_free(allm_model *m) {
   delete m;
 }
 
-int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *params, char *out,
-                  size_t outSize, allm_stats *stats) {
+static int generateUnguarded(allm_model *m, const char *prompt, const allm_gen_params *params,
+                             char *out, size_t outSize, allm_stats *stats) {
   if (!m || !prompt || !out)
     return fail("allm_generate: null model, prompt or output buffer");
   if (m->params.embeddings)
@@ -537,6 +645,15 @@ int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *para
   allm_gen_params p = params ? *params : allm_gen_defaults();
   if (p.max_new_tokens < 1)
     return fail("max_new_tokens must be at least 1 (got %d)", p.max_new_tokens);
+  if (!(p.temperature == 0 ||
+        (p.temperature >= kMinTemperature && p.temperature <= kMaxTemperature)))
+    return fail("temperature %g is out of range: 0 (greedy) or %g to %g", p.temperature,
+                kMinTemperature, kMaxTemperature);
+  if (p.n_stop < 0 || (p.n_stop > 0 && !p.stop))
+    return fail("n_stop %d without stop strings", p.n_stop);
+  if (p.grammar && *p.grammar && !checkGrammar(p.grammar))
+    return -1;
+  clearLlamaErrors();
   if (p.prefix_bytes < 0 || (size_t)p.prefix_bytes > strlen(prompt))
     return fail("prefix_bytes %d is not within the prompt's %zu bytes", p.prefix_bytes,
                 strlen(prompt));
@@ -598,8 +715,8 @@ int allm_embed(allm_model *m, const char *text, float *out, int outLen) {
   return allm_embed_batch(m, &text, 1, out, (size_t)outLen) < 0 ? -1 : dim;
 }
 
-int allm_embed_batch(allm_model *m, const char *const *texts, int n, float *out,
-                     size_t outLen) {
+static int embedBatchUnguarded(allm_model *m, const char *const *texts, int n, float *out,
+                               size_t outLen) {
   if (!m || (!texts && n > 0) || (!out && n > 0) || n < 0)
     return fail("allm_embed_batch: null model, texts or output");
   if (!m->params.embeddings)
@@ -683,7 +800,7 @@ int allm_embed_batch(allm_model *m, const char *const *texts, int n, float *out,
   return ok ? n : -1;
 }
 
-int allm_quantize(const char *in, const char *out, const char *type, int nThreads) {
+static int quantizeUnguarded(const char *in, const char *out, const char *type, int nThreads) {
   static const struct {
     const char *name;
     llama_ftype ftype;
@@ -706,24 +823,40 @@ int allm_quantize(const char *in, const char *out, const char *type, int nThread
       known += (known.empty() ? "" : ", ") + std::string(t.name);
     return fail("unknown quantization type '%s' (%s)", type, known.c_str());
   }
+  int threads = threadCount(nThreads);
+  if (threads < 0)
+    return -1;
   std::string identity;
   if (!checkModelFile(in, identity))
     return -1;
+  if (approx_written_in_place(out))
+    return fail("cannot write '%s': not a regular file (a model is written to a file)", out);
+  // A fresh name per writer beside `out` (two quantizations into one
+  // file shared one and left a corrupt model), never `in` itself.
+  char why[APPROX_WHY_SIZE];
+  approx_output staged;
+  if (approx_output_stage(&staged, out, &in, 1, why) != 0)
+    return fail("%s", why);
   initBackend();
+  clearLlamaErrors();
   llama_model_quantize_params qp = llama_model_quantize_default_params();
-  qp.nthread = nThreads > 0 ? nThreads : defaultThreads();
+  qp.nthread = threads;
   qp.ftype = *ftype;
   qp.allow_requantize = true;
-  std::string tmp = std::string(out) + ".tmp";
-  if (llama_model_quantize(in, tmp.c_str(), &qp) != 0) {
-    unlink(tmp.c_str());
+  bool ok = false;
+  try {
+    ok = llama_model_quantize(in, staged.staged, &qp) == 0;
+  } catch (const std::exception &e) {
+    fail("cannot quantize '%s' to %s: %s", in, type, e.what());
+    approx_output_discard(&staged);
+    return -1;
+  }
+  if (!ok) {
+    approx_output_discard(&staged);
     return fail("cannot quantize '%s' to %s: %s", in, type, llamaError().c_str());
   }
-  if (rename(tmp.c_str(), out) != 0) {
-    int e = errno;
-    unlink(tmp.c_str());
-    return fail("cannot write '%s': %s", out, strerror(e));
-  }
+  if (approx_output_commit(&staged, why) != 0)
+    return fail("%s", why);
   return 0;
 }
 
@@ -738,5 +871,23 @@ double allm_time_adjustment(void) {
 }
 
 const char *allm_last_error(void) { return lastError.c_str(); }
+
+allm_model *allm_load(const char *path, const allm_load_params *params) {
+  return guarded([&] { return loadUnguarded(path, params); }, (allm_model *)nullptr);
+}
+
+int allm_generate(allm_model *m, const char *prompt, const allm_gen_params *params, char *out,
+                  size_t outSize, allm_stats *stats) {
+  return guarded([&] { return generateUnguarded(m, prompt, params, out, outSize, stats); }, -1);
+}
+
+int allm_embed_batch(allm_model *m, const char *const *texts, int n, float *out,
+                     size_t outLen) {
+  return guarded([&] { return embedBatchUnguarded(m, texts, n, out, outLen); }, -1);
+}
+
+int allm_quantize(const char *in, const char *out, const char *type, int nThreads) {
+  return guarded([&] { return quantizeUnguarded(in, out, type, nThreads); }, -1);
+}
 
 } // extern "C"

@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "approx_files.h"
+
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 
@@ -25,28 +29,45 @@ std::string entryPath(const std::string &dir, const std::string &key) {
   return dir + "/" + name;
 }
 
-bool readExact(FILE *f, size_t n, std::string &out) {
-  out.resize(n);
-  return n == 0 || fread(&out[0], 1, n, f) == n;
-}
+// The largest entry file read (a prompt and a text far smaller).
+constexpr size_t kMaxEntryBytes = 64 << 20;
+
+bool finiteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
 
 } // namespace
 
-bool memoLookup(const std::string &dir, const std::string &key, MemoEntry &entry) {
-  FILE *f = fopen(entryPath(dir, key).c_str(), "rb");
-  if (!f)
-    return false;
+bool parseMemoEntry(const std::string &bytes, const std::string &key, MemoEntry &entry) {
   allm_stats &s = entry.stats;
   s = allm_stats{};
+  entry.text.clear();
   size_t keyLen = 0, textLen = 0;
-  std::string stored;
-  bool ok = fscanf(f, "allm-memo 3\n%d %d %d %lf %lf %lf\n%zu %zu\n", &s.prompt_tokens,
-                   &s.reused_tokens, &s.generated_tokens, &s.prompt_seconds,
-                   &s.generate_seconds, &s.first_token_prob, &keyLen, &textLen) == 8 &&
-            keyLen == key.size() && readExact(f, keyLen, stored) && stored == key &&
-            readExact(f, textLen, entry.text);
-  fclose(f);
-  return ok;
+  int used = 0;
+  // The header's numbers, then the key and the text, exactly their lengths.
+  if (sscanf(bytes.c_str(), "allm-memo 3\n%d %d %d %lf %lf %lf\n%zu %zu\n%n", &s.prompt_tokens,
+             &s.reused_tokens, &s.generated_tokens, &s.prompt_seconds, &s.generate_seconds,
+             &s.first_token_prob, &keyLen, &textLen, &used) != 8 ||
+      used <= 0)
+    return false;
+  size_t rest = bytes.size() - (size_t)used;
+  if (s.prompt_tokens < 0 || s.reused_tokens < 0 || s.generated_tokens < 0 ||
+      !finiteNonNegative(s.prompt_seconds) || !finiteNonNegative(s.generate_seconds) ||
+      !finiteNonNegative(s.first_token_prob) || s.first_token_prob > 1 || keyLen != key.size() ||
+      keyLen > rest || textLen != rest - keyLen ||
+      bytes.compare((size_t)used, keyLen, key) != 0)
+    return false;
+  entry.text = bytes.substr((size_t)used + keyLen);
+  return entry.text.find('\0') == std::string::npos;
+}
+
+bool memoLookup(const std::string &dir, const std::string &key, MemoEntry &entry) {
+  char why[APPROX_WHY_SIZE];
+  size_t len = 0;
+  char *buf = approx_read_file(entryPath(dir, key).c_str(), kMaxEntryBytes, &len, why);
+  if (!buf)
+    return false; // a miss: absent, unreadable or too large
+  std::string bytes(buf, len);
+  free(buf);
+  return parseMemoEntry(bytes, key, entry);
 }
 
 void memoStore(const std::string &dir, const std::string &key, const MemoEntry &entry) {

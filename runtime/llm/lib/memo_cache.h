@@ -21,6 +21,12 @@ struct MemoEntry {
   allm_stats stats;
 };
 
+/// True and `entry` filled when `bytes` (a whole entry file) is a
+/// well-formed entry for exactly `key`: every length within the file, every
+/// statistic finite and non-negative. Anything else (a damaged or foreign
+/// file) is false, a miss.
+bool parseMemoEntry(const std::string &bytes, const std::string &key, MemoEntry &entry);
+
 /// True and `entry` filled when `dir` holds an entry for exactly `key`.
 bool memoLookup(const std::string &dir, const std::string &key, MemoEntry &entry);
 
