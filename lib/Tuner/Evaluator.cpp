@@ -201,9 +201,16 @@ bool parseResultLine(const std::string &output, double &time, double &qos,
             (haveTime ? "qos=" : "time=");
     return false;
   }
-  if (time <= 0) {
-    error = "time=" + std::to_string(time) +
-            " is not positive (report seconds with a finer clock)";
+  // Times are seconds: a nanosecond to 30 years. Outside, a ratio of two
+  // times overflows (1e300 against 1e-300 wrote speedup inf into
+  // summary.json) or the clock is not one.
+  constexpr double kMinTime = 1e-9, kMaxTime = 1e9;
+  if (!(time >= kMinTime && time <= kMaxTime)) {
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", time);
+    error = "time=" + std::string(shown) +
+            (time <= 0 ? " is not positive (report seconds with a finer clock)"
+                       : " is outside [1e-09, 1e+09] seconds");
     return false;
   }
   if (qos < 0 || qos > 1) {
@@ -350,9 +357,16 @@ RunOutput runCommand(const std::string &command,
   std::string *sinks[2] = {&result.out, &result.err};
   int open = 2;
   char buf[4096];
+  // The evaluation ends when the command exits, even if a process it left
+  // behind still holds its output (approx-tune once waited for such a
+  // child, or recorded a timeout after the result was printed): the pipes
+  // are read while the command runs, checked every kExitCheckMs, then
+  // drained of what it wrote, and what is left of its group is killed.
+  constexpr int kExitCheckMs = 50;
+  bool exited = false;
   while (open > 0) {
-    int waitMs = -1;
-    if (timeoutSeconds > 0) {
+    int waitMs = exited ? 0 : kExitCheckMs;
+    if (timeoutSeconds > 0 && !exited) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       deadline - std::chrono::steady_clock::now())
                       .count();
@@ -361,13 +375,23 @@ RunOutput runCommand(const std::string &command,
         kill(-pid, SIGKILL);
         break;
       }
-      waitMs = int(std::min<long long>(left, 1 << 30));
+      waitMs = int(std::min<long long>(left, kExitCheckMs));
     }
     int n = poll(fds, 2, waitMs);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
       break;
+    if (n == 0) {
+      if (exited) { // drained: only leftovers hold the pipes
+        kill(-pid, SIGKILL);
+        break;
+      }
+      siginfo_t info{};
+      exited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               info.si_pid == pid;
+      continue;
+    }
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;

@@ -101,7 +101,8 @@ std::string xmlEscape(const std::string &s) {
   return out;
 }
 
-std::string num(double v) { return fmt("%.6g", v); }
+/// A number for JSON (null if not finite: JSON has no inf or nan).
+std::string num(double v) { return std::isfinite(v) ? fmt("%.6g", v) : "null"; }
 
 std::string configJson(const Config &c) {
   std::string s = "{";

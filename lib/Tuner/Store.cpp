@@ -2,6 +2,7 @@
 #include "approx/Tuner/Store.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -145,6 +146,35 @@ std::unique_ptr<Store> Store::open(const std::string &path,
     return nullptr;
   }
   sqlite3_busy_timeout(db, 5000);
+  // A damaged page is found now, before anything is read or written (a
+  // resumed run once warned, re-measured everything and recorded nothing).
+  {
+    std::string damage;
+    Statement check(db, "PRAGMA quick_check");
+    int rc = SQLITE_ERROR;
+    while (check && (rc = sqlite3_step(check.stmt)) == SQLITE_ROW) {
+      std::string line = check.text(0);
+      std::replace(line.begin(), line.end(), '\n', ' ');
+      if (line != "ok" && damage.size() < 400)
+        damage += (damage.empty() ? "" : "; ") + line;
+    }
+    if (!check || rc != SQLITE_DONE) {
+      if (sqlite3_errcode(db) != SQLITE_CORRUPT) { // not SQLite at all
+        error = "'" + path + "' is not a usable results store: " +
+                sqlite3_errmsg(db);
+        sqlite3_close(db);
+        return nullptr;
+      }
+      damage = sqlite3_errmsg(db);
+    }
+    if (!damage.empty()) {
+      error = "'" + path + "' is a damaged results store (" + damage +
+              "); it is left as it is: move it away to start a new store, or "
+              "restore a copy";
+      sqlite3_close(db);
+      return nullptr;
+    }
+  }
   char *msg = nullptr;
   if (sqlite3_exec(db, kSchema, nullptr, nullptr, &msg) != SQLITE_OK) {
     error = "'" + path + "' is not a usable results store: " +
@@ -175,7 +205,7 @@ std::unique_ptr<Store> Store::open(const std::string &path,
       return nullptr;
     }
   }
-  return std::unique_ptr<Store>(new Store(db));
+  return std::unique_ptr<Store>(new Store(db, path));
 }
 
 Store::~Store() { sqlite3_close(db); }
@@ -194,12 +224,30 @@ RunInfo newRunInfo(const Space &space, const TuneOptions &options,
   return run;
 }
 
-size_t loadPrior(Store &store, const RunInfo &run, TuneOptions &options) {
-  options.prior = store.evaluations(run.id, InputSet::Tuning);
-  size_t next = 0;
+std::string storedConfigProblem(const Space &space, const Config &config) {
+  for (const TunableParam &p : space.params)
+    if (!config.count(p.name))
+      return "it does not name parameter '" + p.name + "'";
+  std::vector<std::string> problems = space.validate(config);
+  return problems.empty() ? "" : problems.front();
+}
+
+bool loadPrior(Store &store, const RunInfo &run, const Space &space,
+               TuneOptions &options, size_t &next, std::string &error) {
+  if (!store.evaluations(run.id, InputSet::Tuning, options.prior, error))
+    return false;
+  for (const Evaluation &e : options.prior)
+    if (std::string why = storedConfigProblem(space, e.config); !why.empty()) {
+      error = "run " + std::to_string(run.id) + ", tuning evaluation " +
+              std::to_string(e.seq) + ": configuration '" +
+              formatConfig(e.config) + "' is not a point of this space (" +
+              why + ")";
+      return false;
+    }
+  next = 0;
   for (const Evaluation &e : options.prior)
     next = std::max(next, e.seq + 1);
-  return next;
+  return true;
 }
 
 bool Store::beginRun(RunInfo &run, std::string &error) {
@@ -231,23 +279,38 @@ bool Store::beginRun(RunInfo &run, std::string &error) {
   return true;
 }
 
-std::optional<RunInfo> Store::lastRun(const std::string &fingerprint) {
+bool Store::readFailed(std::string &error) {
+  error = "cannot read the results store '" + path + "': " + sqlite3_errmsg(db);
+  return false;
+}
+
+bool Store::lastRun(const std::string &fingerprint, std::optional<RunInfo> &out,
+                    std::string &error) {
+  out.reset();
   std::string sql = std::string("SELECT ") + kRunColumns +
                     " FROM runs WHERE fingerprint = ? ORDER BY id DESC LIMIT 1";
   Statement s(db, sql.c_str());
+  if (!s)
+    return readFailed(error);
   s.bind(1, fingerprint);
-  if (s && sqlite3_step(s.stmt) == SQLITE_ROW)
-    return readRun(s);
-  return std::nullopt;
+  int rc = sqlite3_step(s.stmt);
+  if (rc == SQLITE_ROW)
+    out = readRun(s);
+  else if (rc != SQLITE_DONE)
+    return readFailed(error);
+  return true;
 }
 
-std::vector<RunInfo> Store::runs() {
+bool Store::runs(std::vector<RunInfo> &out, std::string &error) {
+  out.clear();
   std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id";
   Statement s(db, sql.c_str());
-  std::vector<RunInfo> out;
-  while (s && sqlite3_step(s.stmt) == SQLITE_ROW)
+  if (!s)
+    return readFailed(error);
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW)
     out.push_back(readRun(s));
-  return out;
+  return rc == SQLITE_DONE || readFailed(error);
 }
 
 bool Store::add(long run, InputSet set, const Evaluation &e,
@@ -283,34 +346,79 @@ bool Store::add(long run, InputSet set, const Evaluation &e,
   return true;
 }
 
-std::vector<Evaluation> Store::evaluations(long run, InputSet set) {
+bool decodeEvaluation(const StoredRow &row, Evaluation &e, std::string &error) {
+  e = Evaluation{};
+  if (row.seq < 0) {
+    error = "sequence number " + std::to_string(row.seq) + " is negative";
+    return false;
+  }
+  e.seq = size_t(row.seq);
+  e.technique = row.technique;
+  if (!parseConfig(row.config, e.config) || e.config.empty()) {
+    error = "configuration '" + row.config + "' is not name=value,...";
+    return false;
+  }
+  if (!parseStatus(row.status, e.result.status)) {
+    error = "unknown status '" + row.status + "'";
+    return false;
+  }
+  if (!std::isfinite(row.time) || row.time < 0 || !std::isfinite(row.qos)) {
+    error = "time " + std::to_string(row.time) + " or QoS " +
+            std::to_string(row.qos) + " is not a finite number";
+    return false;
+  }
+  e.result.time = row.time;
+  e.result.qos = row.qos;
+  std::stringstream samples(row.samples);
+  for (std::string t; std::getline(samples, t, ',');) {
+    char *end = nullptr;
+    double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end || !std::isfinite(v) || v < 0) {
+      error = "time sample '" + t + "' is not a finite number";
+      return false;
+    }
+    e.result.samples.push_back(v);
+  }
+  e.result.message = row.message;
+  if (!row.detail.empty() &&
+      !parseQosDetail(row.detail, "detail", e.result.detail, error))
+    return false;
+  return true;
+}
+
+bool Store::evaluations(long run, InputSet set, std::vector<Evaluation> &out,
+                        std::string &error) {
+  out.clear();
   Statement s(db, "SELECT seq, technique, config, status, time, qos, samples, "
                   "message, detail FROM evaluations WHERE run = ? AND "
                   "input_set = ? ORDER BY seq");
+  if (!s)
+    return readFailed(error);
   s.bind(1, (long long)run);
   s.bind(2, std::string(inputSetName(set)));
-  std::vector<Evaluation> out;
-  while (s && sqlite3_step(s.stmt) == SQLITE_ROW) {
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) {
+    StoredRow row;
+    row.seq = sqlite3_column_int64(s.stmt, 0);
+    row.technique = s.text(1);
+    row.config = s.text(2);
+    row.status = s.text(3);
+    row.time = sqlite3_column_double(s.stmt, 4);
+    row.qos = sqlite3_column_double(s.stmt, 5);
+    row.samples = s.text(6);
+    row.message = s.text(7);
+    row.detail = s.text(8);
     Evaluation e;
-    e.seq = size_t(sqlite3_column_int64(s.stmt, 0));
-    e.technique = s.text(1);
-    parseConfig(s.text(2), e.config);
-    parseStatus(s.text(3), e.result.status);
-    e.result.time = sqlite3_column_double(s.stmt, 4);
-    e.result.qos = sqlite3_column_double(s.stmt, 5);
-    std::stringstream samples(s.text(6));
-    for (std::string t; std::getline(samples, t, ',');)
-      e.result.samples.push_back(std::strtod(t.c_str(), nullptr));
-    e.result.message = s.text(7);
-    // Scores the tuner wrote itself; an unreadable entry (a damaged store)
-    // keeps none, and certification then measures that point again.
-    std::string detail = s.text(8), ignored;
-    if (!detail.empty() &&
-        !parseQosDetail(detail, "store", e.result.detail, ignored))
-      e.result.detail.clear();
-    out.push_back(e);
+    if (!decodeEvaluation(row, e, error)) {
+      error = "results store '" + path + "': run " + std::to_string(run) +
+              ", " + inputSetName(set) + " evaluation " +
+              std::to_string(row.seq) + ": " + error +
+              " (a damaged store; it is left as it is)";
+      return false;
+    }
+    out.push_back(std::move(e));
   }
-  return out;
+  return rc == SQLITE_DONE || readFailed(error);
 }
 
 } // namespace approx::tune

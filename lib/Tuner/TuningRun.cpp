@@ -26,8 +26,9 @@ bool TuningRun::open(std::string &error) {
   if (!db)
     return false;
   if (settings.resume != Resume::No) {
-    std::optional<RunInfo> last =
-        db->lastRun(spaceFingerprint(space, options.dynamic));
+    std::optional<RunInfo> last;
+    if (!db->lastRun(spaceFingerprint(space, options.dynamic), last, error))
+      return false;
     if (last) {
       if (settings.checkResume) {
         error = settings.checkResume(*last);
@@ -39,7 +40,12 @@ bool TuningRun::open(std::string &error) {
       options.seed = run.seed;
       options.qosMin = run.qosMin;
       options.workers = run.workers;
-      nextSeq = loadPrior(*db, run, options);
+      if (!loadPrior(*db, run, space, options, nextSeq, error)) {
+        if (error.rfind("results store", 0) != 0 &&
+            error.rfind("cannot read", 0) != 0)
+          error = "results store '" + settings.storePath + "': " + error;
+        return false;
+      }
       resumed = true;
       return true;
     }
@@ -136,10 +142,13 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   // A resumed run reuses the calibration measurements it stored (those
   // with per-input scores): certifying again costs only the new points.
   std::map<std::string, Measurement> stored;
-  if (db && resumed)
-    for (const Evaluation &e : db->evaluations(run.id, InputSet::Calibration))
-      if (e.result.ok() && !e.result.detail.empty())
-        stored[formatConfig(e.config)] = e.result;
+  std::vector<Evaluation> calibrated;
+  if (db && resumed &&
+      !db->evaluations(run.id, InputSet::Calibration, calibrated, error))
+    return false;
+  for (const Evaluation &e : calibrated)
+    if (e.result.ok() && !e.result.detail.empty())
+      stored[formatConfig(e.config)] = e.result;
   // (Read concurrently by the workers, never written.)
   EvaluateFn measure = [&](const Config &c, InputSet set) {
     auto it = stored.find(formatConfig(c));

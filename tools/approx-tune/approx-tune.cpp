@@ -284,14 +284,19 @@ int printHistory(const tune::Space &space) {
   if (!store)
     return fail(error);
   bool dynamic = mode == Mode::Dynamic;
-  auto run = store->lastRun(tune::spaceFingerprint(space, dynamic));
+  std::optional<tune::RunInfo> run;
+  if (!store->lastRun(tune::spaceFingerprint(space, dynamic), run, error))
+    return fail(error);
   if (!run)
     return fail("no " + Twine(dynamic ? "dynamic" : "static") +
                 " run of this space in '" + storePath() + "'");
   outs() << "run,seq,input_set,technique,status,time_s,qos,config,message\n";
   for (tune::InputSet set : {tune::InputSet::Tuning, tune::InputSet::Evaluation,
-                             tune::InputSet::Calibration})
-    for (const tune::Evaluation &e : store->evaluations(run->id, set)) {
+                             tune::InputSet::Calibration}) {
+    std::vector<tune::Evaluation> evaluations;
+    if (!store->evaluations(run->id, set, evaluations, error))
+      return fail(error);
+    for (const tune::Evaluation &e : evaluations) {
       std::string message = e.result.message;
       std::replace(message.begin(), message.end(), '"', '\'');
       outs() << run->id << "," << e.seq << "," << tune::inputSetName(set)
@@ -300,6 +305,7 @@ int printHistory(const tune::Space &space) {
              << format("%.6g", e.result.qos) << ",\""
              << tune::formatConfig(e.config) << "\",\"" << message << "\"\n";
     }
+  }
   return 0;
 }
 

@@ -255,10 +255,12 @@ TEST(QosDetail, StoredWithTheCalibrationMeasurement) {
   e.result.qos = 0.9;
   e.result.detail = {{"q7", 1}, {"q8", 0}, {"q9", 0.125}};
   ASSERT_TRUE(store->add(run.id, InputSet::Calibration, e, error)) << error;
-  auto back = store->evaluations(run.id, InputSet::Calibration);
+  std::vector<Evaluation> back;
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Calibration, back, error));
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].result.detail, e.result.detail);
-  EXPECT_TRUE(store->evaluations(run.id, InputSet::Tuning).empty());
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Tuning, back, error));
+  EXPECT_TRUE(back.empty());
   unlink(path.c_str());
 }
 
@@ -283,7 +285,8 @@ TEST(QosDetail, AStoreWrittenBeforeScoresGainsTheirColumn) {
   sqlite3_close(db);
   auto store = Store::open(path, error);
   ASSERT_TRUE(store) << error;
-  auto back = store->evaluations(1, InputSet::Tuning);
+  std::vector<Evaluation> back;
+  ASSERT_TRUE(store->evaluations(1, InputSet::Tuning, back, error)) << error;
   ASSERT_EQ(back.size(), 1u);
   EXPECT_TRUE(back[0].result.detail.empty());
   unlink(path.c_str());

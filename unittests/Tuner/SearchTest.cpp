@@ -341,12 +341,15 @@ TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
   store.reset();
   store = Store::open(path, error);
   ASSERT_TRUE(store) << error;
-  auto last = store->lastRun(spaceFingerprint(syn.space, true));
+  std::optional<RunInfo> last;
+  ASSERT_TRUE(store->lastRun(spaceFingerprint(syn.space, true), last, error))
+      << error;
   ASSERT_TRUE(last);
   EXPECT_EQ(last->id, run.id);
   TuneOptions resumed = o;
   resumed.maxEvals = 100;
-  resumed.prior = store->evaluations(run.id, InputSet::Tuning);
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Tuning, resumed.prior, error))
+      << error;
   ASSERT_EQ(resumed.prior.size(), 41u);
   std::atomic<int> calls{0};
   TuneResult r = tune(syn.space, syn.evaluator(&calls), resumed);
@@ -646,7 +649,8 @@ TEST(StoreTest, EvaluationsRoundTrip) {
   e.result.qos = 0.5;
   e.result.message = "no result within 1 s";
   ASSERT_TRUE(store->add(run.id, InputSet::Tuning, e, error)) << error;
-  auto back = store->evaluations(run.id, InputSet::Tuning);
+  std::vector<Evaluation> back;
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Tuning, back, error)) << error;
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].seq, 4u);
   EXPECT_EQ(back[0].technique, "nelder-mead");
@@ -654,13 +658,17 @@ TEST(StoreTest, EvaluationsRoundTrip) {
   EXPECT_EQ(back[0].result.status, EvalStatus::Timeout);
   EXPECT_EQ(back[0].result.samples, e.result.samples);
   EXPECT_EQ(back[0].result.message, e.result.message);
-  EXPECT_TRUE(store->evaluations(run.id, InputSet::Evaluation).empty());
-  auto runs = store->runs();
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Evaluation, back, error));
+  EXPECT_TRUE(back.empty());
+  std::vector<RunInfo> runs;
+  ASSERT_TRUE(store->runs(runs, error)) << error;
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].qosMin, 0.97);
   EXPECT_EQ(runs[0].seed, 9u);
   EXPECT_FALSE(runs[0].machine.empty());
-  EXPECT_FALSE(store->lastRun("other"));
+  std::optional<RunInfo> other;
+  ASSERT_TRUE(store->lastRun("other", other, error));
+  EXPECT_FALSE(other);
 }
 
 TEST(StoreTest, NotAStoreIsAnError) {

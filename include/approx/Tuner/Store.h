@@ -13,6 +13,10 @@
 // times, comma-separated; `detail` the per-input scores, `id score` lines;
 // input_set is tuning, evaluation or calibration.
 //
+// A damaged store (a page SQLite finds corrupt, a row that does not decode)
+// is an error on opening or reading, never a silent re-run: the file is
+// left as it is for the user to move away or restore.
+//
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNER_STORE_H
 #define APPROX_TUNER_STORE_H
@@ -51,12 +55,33 @@ class Store;
 RunInfo newRunInfo(const Space &space, const TuneOptions &options,
                    const std::string &spaceName, const std::string &command);
 
-/// Resuming `run`: its stored tuning evaluations become `options.prior`.
-/// Returns the sequence number the next stored evaluation takes.
-size_t loadPrior(Store &store, const RunInfo &run, TuneOptions &options);
+/// Resuming `run` of `space`: its stored tuning evaluations become
+/// `options.prior` and `next` the sequence number the next stored
+/// evaluation takes; false with `error` when the store cannot be read or a
+/// stored configuration is not a point of `space`.
+bool loadPrior(Store &store, const RunInfo &run, const Space &space,
+               TuneOptions &options, size_t &next, std::string &error);
 
 std::string formatConfig(const Config &config);
 bool parseConfig(const std::string &text, Config &config);
+
+/// One stored evaluation as SQLite returns its columns.
+struct StoredRow {
+  long long seq = 0;
+  std::string technique, config, status;
+  double time = 0, qos = 0;
+  std::string samples, message, detail;
+};
+
+/// Decodes a stored row into `e`; false with `error` (naming the column)
+/// when one is malformed: an unparsable or empty configuration, an unknown
+/// status, a time or QoS that is not a finite number, an unreadable sample
+/// or per-input score.
+bool decodeEvaluation(const StoredRow &row, Evaluation &e, std::string &error);
+
+/// Problems of a stored configuration against `space` (empty: it is a
+/// point of the space, every parameter named, as the search writes them).
+std::string storedConfigProblem(const Space &space, const Config &config);
 
 class Store {
 public:
@@ -67,17 +92,23 @@ public:
 
   /// Starts a run (sets `run.id` and `run.started`).
   bool beginRun(RunInfo &run, std::string &error);
-  /// The latest run with this fingerprint.
-  std::optional<RunInfo> lastRun(const std::string &fingerprint);
-  std::vector<RunInfo> runs();
-
+  /// The latest run with this fingerprint (none: `out` empty); false with
+  /// `error` when the store cannot be read.
+  bool lastRun(const std::string &fingerprint, std::optional<RunInfo> &out,
+               std::string &error);
+  bool runs(std::vector<RunInfo> &out, std::string &error);
   bool add(long run, InputSet set, const Evaluation &e, std::string &error);
-  /// A run's evaluations on one input set, in order.
-  std::vector<Evaluation> evaluations(long run, InputSet set);
+  /// A run's evaluations on one input set, in order; false with `error`
+  /// (naming the row) when one cannot be read or decoded.
+  bool evaluations(long run, InputSet set, std::vector<Evaluation> &out,
+                   std::string &error);
 
 private:
-  explicit Store(sqlite3 *db) : db(db) {}
+  Store(sqlite3 *db, std::string path) : db(db), path(std::move(path)) {}
+  /// `error` for a failed read: the store's name and SQLite's reason.
+  bool readFailed(std::string &error);
   sqlite3 *db;
+  std::string path;
 };
 
 } // namespace approx::tune
