@@ -520,9 +520,8 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
 EvaluateFn calibratedCommandEvaluator(
     CommandOptions options, double explicitTimeout,
     std::function<EvaluateFn(const CommandOptions &)> make) {
-  // The exact run sets the default timeout; it gets an hour.
-  constexpr double kExactRunTimeout = 3600;
-  options.timeoutSeconds = explicitTimeout > 0 ? explicitTimeout : kExactRunTimeout;
+  // The exact run sets the default timeout.
+  options.timeoutSeconds = explicitTimeout > 0 ? explicitTimeout : kFirstRunTimeout;
   if (explicitTimeout > 0)
     return make(options);
   struct State {
@@ -542,7 +541,7 @@ EvaluateFn calibratedCommandEvaluator(
                           .count() /
                       double(std::max<size_t>(1, m.samples.size()));
         CommandOptions timed = options;
-        timed.timeoutSeconds = 10 * wall + 10;
+        timed.timeoutSeconds = derivedTimeout(wall);
         state->timed = make(timed);
         return m;
       }

@@ -39,10 +39,25 @@ def _lower(fn, args, name):
 def export_to_mlir(fn, *args, name: str | None = None) -> str:
     """Linalg-on-tensors MLIR text of `fn` traced on `args` (arrays or
     jax.ShapeDtypeStruct; ints are state parameters, see the module doc)."""
-    name = name or fn.__name__
+    name = symbol_name(name or getattr(fn, "__name__", None), fn)
     module, ints = _lower(fn, args, name)
     return stablehlo_to_linalg(module, rename={"main": name},
                                scalar_args={"main": ints})
+
+
+_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def symbol_name(name, fn=None) -> str:
+    """`name` if it is a bare MLIR symbol name (what @name may spell
+    without quotes), else ValueError: a lambda's "<lambda>" once became
+    @<lambda>, MLIR that failed only later, far from its cause."""
+    if not isinstance(name, str) or not _SYMBOL.fullmatch(name):
+        what = f" of {fn!r}" if fn is not None else ""
+        raise ValueError(f"the function name {name!r}{what} is not an MLIR "
+                         "symbol name (letters, digits, _ $ ., not starting "
+                         "with a digit): pass name='...'")
+    return name
 
 
 def _field(obj, key, default=None):
@@ -133,14 +148,21 @@ CLANG_FLAGS = ["-fno-unroll-loops", "-march=native"]
 def build_library(mlir: str, *, config: str | None = None,
                   runtime_table: bool = False, exact: bool = False,
                   library: str | None = None) -> str:
-    """The shared library (path; default a temporary file) of annotated
-    linalg MLIR through the approx pipeline (approx-compile -shared)."""
-    if library is None:
+    """The shared library (path; default a temporary file, which the
+    caller removes) of annotated linalg MLIR through the approx pipeline
+    (approx-compile -shared). A failed build leaves no temporary file."""
+    temporary = library is None
+    if temporary:
         fd, library = tempfile.mkstemp(prefix="approx-ml-", suffix=".so")
         os.close(fd)
-    return compile_shared(str(mlir), library, config=config,
-                          runtime_table=runtime_table, exact=exact,
-                          extra=[f"--Xclang-driver={f}" for f in CLANG_FLAGS])
+    try:
+        return compile_shared(str(mlir), library, config=config,
+                              runtime_table=runtime_table, exact=exact,
+                              extra=[f"--Xclang-driver={f}" for f in CLANG_FLAGS])
+    except BaseException:
+        if temporary:
+            os.unlink(library)
+        raise
 
 
 def compile_module(mlir: str, *, config: str | None = None,
@@ -148,9 +170,14 @@ def compile_module(mlir: str, *, config: str | None = None,
                    library: str | None = None) -> NativeModule:
     """Native code for annotated linalg MLIR through the approx pipeline
     (approx-compile -shared), loaded; functions take numpy arrays."""
+    temporary = library is None
     library = build_library(mlir, config=config, runtime_table=runtime_table,
                             exact=exact, library=library)
-    return NativeModule(library, signatures(str(mlir)))
+    try:
+        return NativeModule(library, signatures(str(mlir)))
+    finally:
+        if temporary:  # loaded: the mapping outlives the file's name
+            os.unlink(library)
 
 
 __all__ = ["export_to_mlir", "inject_annotations", "annotation_text",

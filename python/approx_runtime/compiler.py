@@ -21,6 +21,7 @@ import tempfile
 from typing import Dict, Optional, Sequence, Union
 
 from . import _core
+from .config import _check_types
 
 #: The seed's pass pipeline, in order.
 PASS_PIPELINE = ("emit-approx", "emit-management", "config-approx",
@@ -101,7 +102,9 @@ def compile(mlir: str, passes: Union[str, Sequence[str]] = PASS_PIPELINE,
         if config is not None:
             config_path = os.path.join(tmp, "config.json")
             with open(config_path, "w") as f:
-                f.write(_core.to_json({k: int(v) for k, v in config.items()}))
+                # The types apply_config accepts (2.9, "3", True were
+                # silently coerced here).
+                f.write(_core.to_json(_check_types(config)))
         cmd = [tool, "-", f"--pass-pipeline={_pass_list(passes, config_path)}"]
         try:
             p = subprocess.run(cmd, input=mlir, capture_output=True, text=True,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from dataclasses import dataclass
 from typing import Optional
 
@@ -47,7 +48,8 @@ def export_to_mlir(fn, *args, name: Optional[str] = None,
     `approx_<name>_<k>`, the approximate versions a func_substitute knob
     chooses among; they take the same arguments."""
     from approx_ml import export_to_mlir as export
-    name = name or _unwrap(fn).__name__
+    from approx_ml.export import symbol_name
+    name = symbol_name(name or getattr(_unwrap(fn), "__name__", None), fn)
     mlir = export(_unwrap(fn), *args, name=name)
     for k, variant in sorted((variants or {}).items()):
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -136,11 +138,22 @@ def compile_to_iree(mlir: str, backend: Optional[str] = None, *,
         return vmfb
     from approx_ml.export import build_library
     from approx_ml.native import CompileError as MLCompileError
+    temporary = output is None
     try:
         output = build_library(str(mlir), library=output)
     except MLCompileError as e:
         raise CompileError(str(e)) from None
-    return CompiledModule(output, str(mlir))
+    built = CompiledModule(output, str(mlir))
+    if temporary:  # removed with the CompiledModule (or at exit)
+        weakref.finalize(built, _remove_quietly, output)
+    return built
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 class LoadedModule:

@@ -14,8 +14,13 @@ per-input scores, `(time_ms, accuracy, scores)` with scores a dict
 {input id: score in [0, 1]} or a sequence of scores. Every evaluation is
 kept in the results store `database` (SQLite, the schema of approx-tune's
 store); `resume=True` continues the latest run of the same space there.
-Ctrl-C stops the search: evaluations under way finish and are stored, then
-KeyboardInterrupt is raised.
+Each evaluation has a timeout (`timeout=` seconds, else derived from the
+first measurement as approx-tune's: an hour for it, then 10x its wall time
++ 10 s); one without a result by then counts as timed out (its thread is
+abandoned, and stopped if it runs Python code). Ctrl-C stops the search:
+evaluations under way finish and are stored, a second Ctrl-C abandons them
+(not stored), then KeyboardInterrupt is raised; the store holds only
+complete evaluations, and resume=True continues.
 
 As approx-tune: `holdout_fn` re-measures the frontier on held-out inputs,
 `calibration_fn` with `certify=0.05` certifies each loss level's pick on
@@ -27,9 +32,14 @@ tuned.mlir.
 from __future__ import annotations
 
 import argparse
+import ctypes
+import functools
 import json
+import math
+import numbers
 import os
 import sys
+import threading
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from . import _core
@@ -52,6 +62,59 @@ def _env_number(name: str, default: float) -> float:
     except ValueError:
         raise ValueError(f"environment variable {name}={text!r} is not a "
                          "number") from None
+
+
+class EvaluationTimeout(Exception):
+    """An evaluation gave no result within its timeout."""
+
+
+class EvaluationAbandoned(Exception):
+    """An evaluation abandoned by a second Ctrl-C."""
+
+
+def _call_with_timeout(fn, config, timeout: float,
+                       abandon: threading.Event):
+    """fn(config) on a thread of its own: its result, or EvaluationTimeout
+    after `timeout` seconds, or EvaluationAbandoned once `abandon` is set.
+    A call given up on is abandoned (a daemon thread) and, if it is running
+    Python code, stopped by an exception raised in it."""
+    box = {}
+    done = threading.Event()
+
+    def run():
+        try:
+            box["value"] = fn(config)
+        except BaseException as e:  # handed to the caller
+            box["error"] = e
+        finally:
+            done.set()
+
+    t = threading.Thread(target=run, name="approx_runtime evaluation",
+                         daemon=True)
+    t.start()
+    waited = 0.0
+    while not done.wait(min(0.1, max(timeout - waited, 0))):
+        waited += 0.1
+        give_up = (EvaluationAbandoned if abandon.is_set() else
+                   EvaluationTimeout if waited >= timeout else None)
+        if give_up is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(t.ident), ctypes.py_object(give_up))
+            raise give_up(f"no result within {timeout:g} s"
+                          if give_up is EvaluationTimeout else "abandoned")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _whole(name: str, value, least: int) -> int:
+    """`value` as an int >= least, else an error naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number, not "
+                        f"{type(value).__name__} ({value!r})")
+    if value < least:
+        raise ValueError(f"{name}={value!r}: must be at least {least}")
+    return int(value)
 
 
 def default_accuracy_threshold() -> float:
@@ -78,7 +141,8 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
          calibration_fn: Optional[EvaluateFn] = None,
          certify: Optional[float] = None,
          certify_bound: str = "betting",
-         out_dir: Optional[str] = None) -> dict:
+         out_dir: Optional[str] = None,
+         timeout: Optional[float] = None) -> dict:
     """Searches the configurations of the annotations of `mlir_source`.
 
     accuracy_threshold: minimum accuracy in [0, 1] (default
@@ -116,6 +180,9 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
     certify_bound: "betting" (default) or "hoeffding-bentkus".
     out_dir: a directory for approx-tune's output files (written
         atomically); result["outputs"] has their texts in any case.
+    timeout: seconds per evaluation (None: an hour for the first, then 10x
+        the first one's wall time + 10 s, as approx-tune); an evaluation
+        without a result by then is recorded as timed out.
 
     Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
     "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
@@ -139,6 +206,26 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
         time_budget = default_time_budget(3600)
     if resume and not database:
         raise ValueError("resume=True needs a database")
+    parallelism = _whole("parallelism", parallelism, 1)
+    max_evals = _whole("max_evals", max_evals, 1)
+    seed = _whole("seed", seed, 0)
+    if timeout is not None and not (
+            isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
+            and math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"timeout={timeout!r}: give a positive number of "
+                         "seconds, or None")
+    if isinstance(start_from, (str, bytes, dict)):
+        raise TypeError("start_from must be a sequence of configurations "
+                        "(dicts), not a single " + type(start_from).__name__)
+    for i, c in enumerate(start_from):
+        if not isinstance(c, dict):
+            raise TypeError(f"start_from[{i}] must be a dict of parameter "
+                            f"values, not {type(c).__name__}")
+        for k, v in c.items():
+            if not isinstance(k, str) or isinstance(v, bool) or \
+                    not isinstance(v, numbers.Integral):
+                raise TypeError(f"start_from[{i}][{k!r}] must be a whole "
+                                f"number, not {v!r}")
     if certify is not None and not (isinstance(certify, (int, float))
                                     and 0 < certify < 1):
         raise ValueError(f"certify={certify!r}: give an error level in "
@@ -150,12 +237,15 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
     if out_dir is not None:
         os.makedirs(out_dir, exist_ok=True)
     name = getattr(evaluate_fn, "__qualname__", type(evaluate_fn).__name__)
+    abandon = threading.Event()
     job = _core.start_tune(
         mlir_source, evaluate_fn, float(accuracy_threshold), float(time_budget),
-        database or "", int(parallelism), result_callback, int(max_evals),
-        int(seed), mode, bool(resume), bool(progress), filename,
+        database or "", parallelism, result_callback, max_evals,
+        seed, mode, bool(resume), bool(progress), filename,
         f"python: {name}", [dict(c) for c in start_from], holdout_fn,
-        calibration_fn, float(certify or 0), certify_bound)
+        calibration_fn, float(certify or 0), certify_bound,
+        float(timeout or 0), functools.partial(_call_with_timeout,
+                                               abandon=abandon))
     try:
         while not job.wait(0.2):
             pass
@@ -163,13 +253,18 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
         job.stop()
         sys.stderr.write("approx_runtime.tune: interrupted; the evaluations "
                          "under way finish and are kept"
-                         + (f" in '{database}'" if database else "") + "\n")
+                         + (f" in '{database}'" if database else "")
+                         + " (Ctrl-C again abandons them)\n")
         while True:
             try:
-                job.wait()
+                while not job.wait(0.2):
+                    pass
                 break
             except KeyboardInterrupt:
-                continue
+                if not abandon.is_set():
+                    abandon.set()
+                    sys.stderr.write("approx_runtime.tune: abandoning the "
+                                     "evaluations under way (not stored)\n")
         raise
     result = job.result()
     if out_dir is not None and result["outputs"]:
@@ -262,4 +357,5 @@ class ApproxTunerInterface:
         return result
 
 
-__all__ = ["tune", "create_tuner_arg_parser", "ApproxTunerInterface"]
+__all__ = ["tune", "create_tuner_arg_parser", "ApproxTunerInterface",
+           "EvaluationTimeout"]

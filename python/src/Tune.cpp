@@ -4,8 +4,11 @@
 // callable as the evaluator (the GIL is taken only around Python calls), so
 // the calling thread can wait with the GIL released and still see Ctrl-C:
 // approx_runtime.tune waits in short slices, and on KeyboardInterrupt asks
-// the search to stop (evaluations under way finish and are stored) before
-// re-raising. The run is approx::tune::TuningRun, as approx-tune's: the
+// the search to stop (evaluations under way finish and are stored; a second
+// Ctrl-C abandons them, unrecorded) before re-raising. Each Python call goes
+// through approx_runtime.tuning's _call_with_timeout (`caller`), which runs
+// it on a thread of its own and gives up after the evaluation's timeout
+// (given, or derived from the first measurement as approx-tune does). The run is approx::tune::TuningRun, as approx-tune's: the
 // results store (`resume` continues the latest run of the same space), the
 // held-out re-measurement, certification and the reports.
 //
@@ -56,6 +59,11 @@ struct TuneArgs {
   double accuracyThreshold = 0.9, timeBudget = 0;
   /// Certification's error level; 0: no certification.
   double certifyDelta = 0;
+  /// Seconds per evaluation; 0: derived from the first measurement.
+  double timeout = 0;
+  /// caller(fn, config, timeout): the evaluator call with its timeout;
+  /// raises EvaluationTimeout or EvaluationAbandoned.
+  nb::object caller;
   tune::BoundKind bound = tune::BoundKind::Betting;
   unsigned parallelism = 1;
   size_t maxEvals = 100;
@@ -234,6 +242,11 @@ private:
   bool done = false;
   std::atomic<bool> stopRequested{false};
   std::set<std::string> interrupted; // evaluations ended by Ctrl-C
+  std::map<std::string, double> derivedTimeouts; // per evaluator name
+  nb::object timeoutType = nb::module_::import_("approx_runtime.tuning")
+                               .attr("EvaluationTimeout"),
+             abandonedType = nb::module_::import_("approx_runtime.tuning")
+                                 .attr("EvaluationAbandoned");
   std::string callbackError, runError;
 
   void search() {
@@ -291,6 +304,16 @@ private:
     return "";
   }
 
+  /// The timeout of a call of evaluator `name`: given, or kFirstRunTimeout
+  /// until its first measurement, then derived from that one's wall time.
+  double timeoutOf(const std::string &name) {
+    if (args.timeout > 0)
+      return args.timeout;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = derivedTimeouts.find(name);
+    return it != derivedTimeouts.end() ? it->second : tune::kFirstRunTimeout;
+  }
+
   tune::Measurement measure(nb::handle fn, const tune::Config &c) {
     tune::Measurement m;
     m.status = tune::EvalStatus::Failed;
@@ -304,8 +327,17 @@ private:
     std::string name = fn.is(evaluate)        ? "evaluate_fn"
                        : fn.is(holdout)       ? "holdout_fn"
                                               : "calibration_fn";
+    double timeout = timeoutOf(name);
+    auto start = std::chrono::steady_clock::now();
     try {
-      nb::object r = fn(toDict(c));
+      nb::object r = args.caller(fn, toDict(c), timeout);
+      {
+        double wall = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+        std::lock_guard<std::mutex> lock(mutex);
+        derivedTimeouts.emplace(name, tune::derivedTimeout(wall));
+      }
       double time = 0, qos = 0;
       if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) {
         m.message = name + " returned " + nb::cast<std::string>(nb::repr(r)) +
@@ -337,7 +369,14 @@ private:
           m.detail.clear();
       }
     } catch (nb::python_error &e) {
-      if (e.matches(PyExc_KeyboardInterrupt)) {
+      if (e.matches(timeoutType.ptr())) {
+        m.status = tune::EvalStatus::Timeout;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "no result within %g s", timeout);
+        m.message = name + ": " + buf;
+        return m;
+      }
+      if (e.matches(PyExc_KeyboardInterrupt) || e.matches(abandonedType.ptr())) {
         stopRequested = true;
         m.message = "interrupted";
         std::lock_guard<std::mutex> lock(mutex);
@@ -442,7 +481,8 @@ void bindTune(nb::module_ &m) {
          const std::string &mode, bool resume, bool progress,
          const std::string &filename, const std::string &command,
          std::vector<tune::Config> startFrom, nb::object holdout,
-         nb::object calibration, double certify, const std::string &bound) {
+         nb::object calibration, double certify, const std::string &bound,
+         double timeout, nb::callable caller) {
         if (mode != "dynamic" && mode != "static")
           throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
                                  mode + "'")
@@ -462,6 +502,11 @@ void bindTune(nb::module_ &m) {
         args.progress = progress;
         args.startFrom = std::move(startFrom);
         args.certifyDelta = certify;
+        if (!(timeout >= 0 && timeout < 1e9))
+          throw nb::value_error("timeout must be a positive number of seconds "
+                                "or None");
+        args.timeout = timeout;
+        args.caller = std::move(caller);
         args.bound = boundArg(bound, "certify_bound");
         for (nb::handle fn : {holdout, calibration})
           if (!fn.is_none() && !PyCallable_Check(fn.ptr()))
@@ -476,8 +521,8 @@ void bindTune(nb::module_ &m) {
       nb::arg("mode"), nb::arg("resume"), nb::arg("progress"),
       nb::arg("filename"), nb::arg("command"), nb::arg("start_from"),
       nb::arg("holdout").none(), nb::arg("calibration").none(),
-      nb::arg("certify"), nb::arg("certify_bound"),
-      nb::rv_policy::take_ownership);
+      nb::arg("certify"), nb::arg("certify_bound"), nb::arg("timeout"),
+      nb::arg("caller"), nb::rv_policy::take_ownership);
 }
 
 } // namespace approx::python

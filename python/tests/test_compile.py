@@ -32,6 +32,18 @@ def test_config_is_applied(integrate_mlir):
     assert "arith.constant 32 : i32" in out
 
 
+@pytest.mark.parametrize("value", [2.9, "3", True, None])
+def test_config_values_are_checked_as_apply_config_does(integrate_mlir, value):
+    """compile(config=) takes what apply_config takes (2.9, "3" and True
+    were silently coerced to 2, 3 and 1)."""
+    with pytest.raises(TypeError, match="configuration value of "
+                                        "'integrate_threshold_0' must be an int"):
+        ar.compile(integrate_mlir, config={"integrate_threshold_0": value})
+    with pytest.raises(TypeError, match="must be an int"):
+        ar.MLIRConfigManager().apply_config(integrate_mlir,
+                                            {"integrate_threshold_0": value})
+
+
 def test_pipeline_as_text_and_partial(integrate_mlir):
     out = ar.compile(integrate_mlir, passes="emit-approx, emit-management")
     assert "approx.knob" in out

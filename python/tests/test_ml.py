@@ -2,6 +2,8 @@
 compile, deploy, run; checked against numpy (XLA's agreement with our
 native code is tested in test/ML)."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -194,3 +196,37 @@ def test_variants_and_the_tuning_example(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "best configuration: {'dense_decision_0'" in p.stdout
     assert "4 configurations evaluated" in p.stdout
+
+
+def test_a_lambda_needs_a_name():
+    """A lambda's name is not an MLIR symbol (export_to_mlir returned
+    `@<lambda>`, which failed only later): a ValueError asks for name=."""
+    with pytest.raises(ValueError, match="'<lambda>'.*not an MLIR symbol name"):
+        ar.export_to_mlir(lambda x: x * 2, jnp.zeros(4))
+    with pytest.raises(ValueError, match="not an MLIR symbol name"):
+        ar.export_to_mlir(my_kernel, 100, jnp.zeros(8), name="two words")
+    mlir = ar.export_to_mlir(lambda x: x * 2, jnp.zeros(4), name="double")
+    assert "func.func @double(" in mlir
+
+
+def test_native_builds_leave_no_library_behind(tmp_path, monkeypatch):
+    """Every native build through the Python API made a temporary
+    approx-ml-*.so that stayed (121 after an afternoon): a CompiledModule's
+    goes with it, compile_module's once loaded, a failed build's at once."""
+    import gc
+    import tempfile
+    from approx_ml import compile_module
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    mlir = ar.compile(ar.export_to_mlir(my_kernel, 100, jnp.zeros(1000)))
+    built = ar.compile_to_iree(mlir, backend="native")
+    module = ar.load_module(built, backend="native")
+    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(built.path)]
+    del built
+    gc.collect()
+    data = np.arange(1000, dtype=np.float32)
+    assert float(np.asarray(module.my_kernel(50, data))) == pytest.approx(data[:100].sum())
+    native = compile_module(mlir)
+    assert float(np.asarray(native.my_kernel(50, data))) == pytest.approx(data[:100].sum())
+    with pytest.raises(ar.CompileError):
+        ar.compile_to_iree("func.func @f( {", backend="native")
+    assert list(tmp_path.iterdir()) == []

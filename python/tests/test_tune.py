@@ -261,6 +261,90 @@ def test_ctrl_c_keeps_the_store_and_resume_continues(tmp_path):
     assert int(f[3]) == 41
 
 
+HANGING = r"""
+import signal, sys, time, approx_runtime as ar
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.path.insert(0, sys.argv[2])
+from test_tune import SMALL, synthetic
+def evaluate(config):
+    if config["f_decision_0"] == 2:
+        print("hanging", flush=True)
+        time.sleep(10 ** 6)  # never returns
+    return synthetic(config)
+ar.tune(SMALL, evaluate, accuracy_threshold=0.95, time_budget=0,
+        database=sys.argv[1], max_evals=40, seed=5, progress=False)
+"""
+
+
+def test_two_ctrl_c_end_a_hanging_evaluation_promptly(tmp_path):
+    """An evaluator that never returns (and no timeout given: the first
+    evaluation's derived one is far away): the first Ctrl-C waits for it,
+    the second abandons it; the process ends in seconds, the store holds
+    only complete evaluations (they used to block forever, Ctrl-Cs
+    ignored)."""
+    db = str(tmp_path / "t.db")
+    p = subprocess.Popen([sys.executable, "-c", HANGING, db,
+                          os.path.dirname(__file__)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().startswith("hanging")
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - start < 10
+    assert p.returncode != 0 and "KeyboardInterrupt" in err
+    assert "abandoning the evaluations under way" in err
+    with sqlite3.connect(db) as con:
+        rows = con.execute("select config, status from evaluations").fetchall()
+    assert rows and all(status == "ok" for _, status in rows)
+    assert not [c for c, _ in rows if "f_decision_0=2" in c]
+
+
+def test_timeout_records_a_hanging_evaluation_as_timed_out(tmp_path):
+    """timeout=: an evaluation without a result in time is a timeout (a
+    busy loop is stopped, a sleep abandoned); the search goes on."""
+    def evaluate(config):
+        if config["f_decision_0"] == 1:
+            while True:
+                pass
+        if config["f_decision_0"] == 2:
+            time.sleep(10 ** 6)
+        return synthetic(config)
+    db = str(tmp_path / "t.db")
+    start = time.monotonic()
+    r = ar.tune(SMALL, evaluate, accuracy_threshold=0.5, time_budget=0,
+                database=db, max_evals=30, timeout=0.3, progress=False)
+    assert time.monotonic() - start < 60
+    assert r["evaluations"] == 30 and r["failed"] > 0
+    with sqlite3.connect(db) as con:
+        timed_out = con.execute("select config, message from evaluations "
+                                "where status = 'timeout'").fetchall()
+    assert len(timed_out) == r["failed"]
+    assert all("no result within 0.3 s" in m for _, m in timed_out)
+    assert all("f_decision_0=1" in c or "f_decision_0=2" in c
+               for c, _ in timed_out)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(parallelism=-1), ValueError, "parallelism=-1: must be at least 1"),
+    (dict(max_evals=-1), ValueError, "max_evals=-1: must be at least 1"),
+    (dict(seed=-1), ValueError, "seed=-1: must be at least 0"),
+    (dict(parallelism=2.5), TypeError, "parallelism must be a whole number"),
+    (dict(start_from=[1]), TypeError, r"start_from\[0\] must be a dict"),
+    (dict(start_from=[{"f_decision_0": "1"}]), TypeError,
+     r"start_from\[0\]\['f_decision_0'\] must be a whole number"),
+    (dict(start_from="f_decision_0=1"), TypeError, "not a single str"),
+    (dict(timeout=0), ValueError, "timeout=0: give a positive number"),
+    (dict(timeout=float("nan")), ValueError, "timeout=nan"),
+])
+def test_bad_arguments_are_named(kwargs, error, message):
+    """Each bad argument is named (they raised a binding TypeError that
+    named none)."""
+    with pytest.raises(error, match=message):
+        ar.tune(SMALL, synthetic, database=None, **kwargs)
+
+
 def test_real_c_kernel(tools, repo, tmp_path):
     """examples/tune/kernel.c: annotations from its comments (approx-cc),
     a runtime-table build measured in processes, two at a time."""

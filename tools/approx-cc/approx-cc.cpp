@@ -25,6 +25,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -158,6 +159,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
           sys::fs::createTemporaryFile("approx-cc", "ll", llPath))
     return fail("cannot create a temporary file: " + ec.message());
   FileRemover remover(llPath);
+  sys::RemoveFileOnSignal(llPath); // also when interrupted (SIGINT, SIGTERM)
   if (writeText(llPath, ir))
     return 1;
   return runTool(clangPath, {clangPath, "-O" + std::to_string(optLevel),
@@ -242,6 +244,7 @@ int main(int argc, char **argv) {
         return fail("cannot create a temporary file: " + ec.message());
       object = std::string(tmp);
       temporaries.push_back(std::make_unique<FileRemover>(tmp));
+      sys::RemoveFileOnSignal(tmp);
     }
     if (int rc = compileSource(ctx, src, object))
       return rc;

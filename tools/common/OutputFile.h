@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -116,6 +117,7 @@ public:
     llvm::sys::fs::createUniquePath(final + ".tmp-%%%%%%", p,
                                     /*MakeAbsolute=*/false);
     staged = std::string(p);
+    llvm::sys::RemoveFileOnSignal(staged); // an interrupted run leaves none
   }
   StagedOutput(const StagedOutput &) = delete;
   StagedOutput &operator=(const StagedOutput &) = delete;
@@ -129,6 +131,7 @@ public:
     committed = true;
     if (staged == final)
       return 0;
+    llvm::sys::DontRemoveFileOnSignal(staged);
     if (std::error_code ec = llvm::sys::fs::rename(staged, final)) {
       llvm::sys::fs::remove(staged);
       return fail(tool, "cannot write '" + final + "': " + ec.message());

@@ -109,6 +109,14 @@ struct CommandOptions {
 /// threads.
 EvaluateFn commandEvaluator(const CommandOptions &options);
 
+/// The per-evaluation timeout when none is given: the first measurement (the
+/// exact run) gets kFirstRunTimeout seconds, later ones derivedTimeout of
+/// its wall time (10x + 10 s). approx-tune and the Python API share it.
+inline constexpr double kFirstRunTimeout = 3600;
+inline double derivedTimeout(double firstWallSeconds) {
+  return 10 * firstWallSeconds + 10;
+}
+
 /// An evaluator of `options.command` whose per-run timeout is
 /// `explicitTimeout` seconds when positive, else set by the first
 /// measurement it makes (the exact run, given an hour): 10x that run's
