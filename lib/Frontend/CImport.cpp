@@ -239,13 +239,32 @@ void promoteToSSA(llvm::Module &m) {
   mpm.run(m, mam);
 }
 
-/// The first line after `after` holding code (not blank, not a comment).
+/// The directive of a preprocessor line ("pragma" for `#  pragma omp`), or
+/// "" for a line of code.
+llvm::StringRef directiveOf(llvm::StringRef line) {
+  llvm::StringRef t = line.trim();
+  if (!t.consume_front("#"))
+    return "";
+  t = t.ltrim();
+  return t.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// The first line after `after` holding code (not blank, not a comment),
+/// or a preprocessor line other than #pragma and #line: those apply to the
+/// code after them (`#pragma omp parallel for`) and the source index counts
+/// physical lines, so they may stand between an annotation and its target.
 unsigned nextCodeLine(llvm::ArrayRef<llvm::StringRef> lines, unsigned after) {
   for (unsigned l = after + 1; l <= lines.size(); ++l) {
     llvm::StringRef t = lines[l - 1].trim();
     if (t.empty() || t.starts_with("//") ||
         (t.starts_with("/*") && t.ends_with("*/")))
       continue;
+    llvm::StringRef d = directiveOf(t);
+    if (d == "pragma" || d == "line") {
+      while (l < lines.size() && lines[l - 1].rtrim().ends_with("\\"))
+        ++l; // continued on the next line
+      continue;
+    }
     return l;
   }
   return 0;
@@ -271,8 +290,20 @@ public:
     llvm::SmallVector<llvm::StringRef> lines;
     text.split(lines, '\n');
     bool ok = true;
-    for (const SourceAnnotation &ann : anns)
-      ok &= succeeded(attach(ann, nextCodeLine(lines, ann.lastLine)));
+    for (const SourceAnnotation &ann : anns) {
+      unsigned target = nextCodeLine(lines, ann.lastLine);
+      if (target && !directiveOf(lines[target - 1]).empty()) {
+        emitError(loc(ann.pos))
+            << "annotation is followed by the preprocessor line '"
+            << lines[target - 1].trim() << "' (line " << target
+            << "): only #pragma and #line may stand between an annotation "
+               "and its function or loop; put the annotation directly before "
+               "its target (inside the #if, if it is conditional)";
+        ok = false;
+        continue;
+      }
+      ok &= succeeded(attach(ann, target));
+    }
     return success(ok);
   }
 
@@ -406,8 +437,8 @@ private:
     if (!func)
       return emitError(loc(ann.pos))
              << "function '" << fn->sourceName
-             << "' cannot be approximated: it is not emitted, or it is "
-                "variadic or its address is taken";
+             << "' cannot be approximated: "
+             << whyNotRaised(module, fn->linkName);
 
     Location l = loc(ann.pos);
     StringAttr funcName = b.getStringAttr(fn->linkName);

@@ -164,38 +164,75 @@ struct RaiseLLVMToStdPass
   void runOnOperation() override;
 };
 
+/// The functions of a module used other than as the callee of a direct
+/// call (addressof, dso_local_equivalent, the global constructors and
+/// destructors of C++ static initialisers: all need an llvm.func), and
+/// those whose labels' addresses are taken (computed goto).
+struct Uses {
+  llvm::StringSet<> addressTaken, labelsTaken;
+};
+
+FailureOr<Uses> usesOf(ModuleOp module) {
+  auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!uses)
+    return failure();
+  Uses u;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    StringRef name = use.getSymbolRef().getRootReference();
+    if (isa<LLVM::BlockAddressOp>(use.getUser()))
+      u.labelsTaken.insert(name);
+    else if (!isa<LLVM::CallOp, LLVM::InvokeOp>(use.getUser()))
+      u.addressTaken.insert(name);
+  }
+  return u;
+}
+
+/// Why `f` stays an llvm.func ("" when it is raised).
+std::string notRaised(LLVM::LLVMFuncOp f, const Uses &u) {
+  if (f.isVarArg())
+    return "it is variadic";
+  if (u.labelsTaken.contains(f.getName()) ||
+      f.walk([](LLVM::IndirectBrOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return "it uses computed goto (the address of a label)";
+  if (u.addressTaken.contains(f.getName()))
+    return "its address is taken (it is used other than as the callee of a "
+           "direct call)";
+  if (f.getCConv() != LLVM::CConv::C)
+    return "its calling convention is not C's";
+  if (f.walk([](Operation *op) {
+         return isa<LLVM::InvokeOp, LLVM::LandingpadOp, LLVM::ResumeOp>(op)
+                    ? WalkResult::interrupt()
+                    : WalkResult::advance();
+       }).wasInterrupted())
+    return "it uses C++ exceptions (try, or calls that may throw)";
+  return "";
+}
+
 } // namespace
+
+std::string approx::whyNotRaised(ModuleOp module, llvm::StringRef name) {
+  auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!f)
+    return module.lookupSymbol<func::FuncOp>(name) ? "" : "it is not emitted";
+  FailureOr<Uses> u = usesOf(module);
+  return failed(u) ? "its uses cannot be enumerated" : notRaised(f, *u);
+}
 
 void RaiseLLVMToStdPass::runOnOperation() {
   ModuleOp module = getOperation();
   OpBuilder b(&getContext());
 
-  // Functions used other than as the callee of a direct call keep their
-  // llvm.func form: addressof, dso_local_equivalent, and the global
-  // constructors and destructors of C++ static initialisers all need an
-  // llvm.func.
-  llvm::StringSet<> addressTaken;
-  auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion());
-  if (!uses) {
+  FailureOr<Uses> uses = usesOf(module);
+  if (failed(uses)) {
     module.emitError("cannot enumerate the uses of the module's functions");
     return signalPassFailure();
   }
-  for (const SymbolTable::SymbolUse &use : *uses)
-    if (!isa<LLVM::CallOp, LLVM::InvokeOp>(use.getUser()))
-      addressTaken.insert(use.getSymbolRef().getRootReference());
 
   llvm::StringSet<> raised;
   SmallVector<LLVM::LLVMFuncOp> candidates(module.getOps<LLVM::LLVMFuncOp>());
   for (LLVM::LLVMFuncOp f : candidates) {
-    if (f.isVarArg() || addressTaken.contains(f.getName()) ||
-        f.getCConv() != LLVM::CConv::C)
-      continue;
-    bool usesEH = false;
-    f.walk([&](Operation *op) {
-      if (isa<LLVM::InvokeOp, LLVM::LandingpadOp, LLVM::ResumeOp>(op))
-        usesEH = true;
-    });
-    if (usesEH)
+    if (!notRaised(f, *uses).empty())
       continue;
     LLVM::LLVMFunctionType llvmType = f.getFunctionType();
     SmallVector<Type> results;

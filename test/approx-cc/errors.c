@@ -14,6 +14,11 @@
 // RUN: not approx-cc %t.nothing.o 2>&1 | FileCheck %s --check-prefix=NOSOURCE
 // RUN: not approx-cc %S/Inputs/template.cpp -c -o %t.o 2>&1 | FileCheck %s --check-prefix=TEMPLATE
 // RUN: not approx-cc %S/Inputs/lambda.cpp -c -o %t.o 2>&1 | FileCheck %s --check-prefix=LAMBDA
+// RUN: not approx-cc %S/Inputs/computed_goto.c -c -o %t.o 2>&1 | FileCheck %s --check-prefix=GOTO
+// RUN: not approx-cc %S/Inputs/preprocessor_between.c -c -o %t.o 2>&1 | FileCheck %s --check-prefix=PREPROCESSOR
+// #pragma and #line may stand between an annotation and its loop.
+// RUN: approx-cc %S/Inputs/pragma_between.c --emit=annotated | FileCheck %s --check-prefix=PRAGMA
+// RUN: approx-cc %S/Inputs/pragma_between.c -o %t.pragma && %t.pragma
 
 // FOLLOW: not_followed.c:2:4: error: annotation is not followed by a function definition or a for/while loop
 // KEY: bad_key.c:3:6: error: unknown key 'treshold' (expected one of: transform_type, state_indices, state_function, thresholds, thresholds_lower, thresholds_upper, decisions, decision_values, knob_name, callee)
@@ -30,3 +35,6 @@
 // NOSOURCE: error: no C or C++ source among the inputs
 // TEMPLATE: template.cpp:1:4: error: annotation is followed by a function template, which cannot be approximated: annotations apply to function definitions that are not templates (free functions and methods) and to the for/while loops in them; move the code into such a function and annotate it
 // LAMBDA: lambda.cpp:4:8: error: annotation is followed by a loop inside a lambda, which cannot be approximated
+// GOTO: computed_goto.c:1:4: error: function 'run' cannot be approximated: it uses computed goto (the address of a label)
+// PREPROCESSOR: preprocessor_between.c:3:4: error: annotation is followed by the preprocessor line '#if 1' (line 12): only #pragma and #line may stand between an annotation and its function or loop; put the annotation directly before its target (inside the #if, if it is conditional)
+// PRAGMA: approx.util.annotation.decision_tree <{{{.*}}func_name = "sum", knob_name = "line14"
