@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
 # Configures (once) and builds everything into build/ with ninja, then
-# installs the Python API (approx_runtime) into the project environment as
-# an editable package over the same build (pip install -e ., pyproject.toml).
+# installs the Python API (approx_runtime) into this checkout's environment
+# ($APPROX_VENV, build/venv: the shared ML stack's packages through a .pth
+# file, and this checkout's own packages) as an editable package over the
+# same build (pip install -e ., pyproject.toml). Two clones on one machine
+# each import their own approx_runtime.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/paths.sh"
 build=${APPROX_BUILD_DIR:-$root/build}
 python=$APPROX_VENV/bin/python
+shared_site=$APPROX_SHARED_VENV/lib/python3.11/site-packages
+if [ ! -x "$APPROX_SHARED_VENV/bin/python" ]; then
+  echo "build: error: no ML stack at $APPROX_SHARED_VENV (run scripts/setup.sh)" >&2
+  exit 1
+fi
+# This checkout's environment over the shared one: Debian's Python (the
+# shared environment's), whose site-packages adds the shared ones.
+link="import site; site.addsitedir('$shared_site')"
+if [ ! -x "$python" ] || [ "$(cat "$APPROX_VENV/lib/python3.11/site-packages/_approx_shared.pth" 2>/dev/null)" != "$link" ]; then
+  rm -rf "$APPROX_VENV"
+  /usr/bin/python3 -m venv --without-pip "$APPROX_VENV"
+  echo "$link" > "$APPROX_VENV/lib/python3.11/site-packages/_approx_shared.pth"
+fi
 # The LLM engine links llama.cpp from the ML stack (scripts/setup-ml.sh); the
 # Python extension is built for the project environment's Python.
 if [ ! -f "$build/build.ninja" ]; then
@@ -21,15 +37,17 @@ elif ! grep -qxF "APPROX_LLAMA_ROOT:PATH=$APPROX_LLAMA_ROOT" "$build/CMakeCache.
     ! grep -qxE "Python_EXECUTABLE:(FILE)?PATH=$python" "$build/CMakeCache.txt"; then
   cmake "$build" -DAPPROX_LLAMA_ROOT="$APPROX_LLAMA_ROOT" -DPython_EXECUTABLE:FILEPATH="$python"
 fi
-# The environment is shared by every checkout on this machine: an editable
-# install of another checkout (or of a removed one) would be what the stub
-# generator imports as approx_runtime, so it goes first.
-if compgen -G "$APPROX_VENV/lib/python3.11/site-packages/approx_runtime-*.dist-info" > /dev/null; then
-  "$python" -m pip uninstall --disable-pip-version-check -q -y approx-runtime >&2
+# The shared environment holds no approx_runtime (builds before this
+# layout installed theirs there, editable over their checkout, and it would
+# be what every checkout imported).
+if compgen -G "$shared_site/approx_runtime-*.dist-info" > /dev/null; then
+  "$APPROX_SHARED_VENV/bin/python" -m pip uninstall --disable-pip-version-check -q -y \
+    approx-runtime >&2
 fi
 ninja -C "$build"
 # The Python API, editable, over this build (pyproject.toml; the extension
 # is already built, so this is a CMake reconfigure and an install).
-"$python" -m pip install --disable-pip-version-check -q --no-build-isolation --no-deps \
+"$APPROX_SHARED_VENV/bin/python" -m pip --python "$python" install \
+  --disable-pip-version-check -q --no-build-isolation --no-deps \
   -e "$root" --config-settings=build-dir="$build" >&2 ||
   { echo "build: error: pip install -e . (approx_runtime) failed (see above)" >&2; exit 1; }

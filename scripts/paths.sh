@@ -1,8 +1,13 @@
 # Sourced by the scripts: where the ML stack lives outside the tracked tree.
 #   APPROX_CACHE_DIR  cache root (default ~/.cache/approxmlir): the Python
 #                     virtual environment, model wheels and model files
-#   APPROX_VENV       the project's virtual environment (llama-cpp-python,
-#                     ml/requirements-python.txt)
+#   APPROX_SHARED_VENV the ML stack's virtual environment, shared by every
+#                     checkout on the machine (llama-cpp-python,
+#                     ml/requirements-python.txt; scripts/setup-ml.sh)
+#   APPROX_VENV       this checkout's environment (scripts/build.sh): the
+#                     shared one's packages (through a .pth file) and this
+#                     checkout's approx_runtime, editable over its build; two
+#                     clones on one machine each have their own
 #   APPROX_MODELS     the model files (GGUF)
 #   APPROX_LLAMA_ROOT the prefix where llama-cpp-python installs llama.cpp
 #                     (lib/libllama.so, include/llama.h, lib/cmake/llama)
@@ -21,7 +26,8 @@ approx_llama_cmake_args="-DGGML_NATIVE=OFF \
 # processor: llama.cpp is built for the machine it is built on.
 approx_venv_key=$( (cat "$approx_root"/ml/requirements*.txt; echo "$approx_llama_cmake_args"
   grep -m1 '^flags' /proc/cpuinfo) | sha256sum | cut -c1-12)
-APPROX_VENV=${APPROX_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
+APPROX_SHARED_VENV=${APPROX_SHARED_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
+APPROX_VENV=${APPROX_VENV:-${APPROX_BUILD_DIR:-$approx_root/build}/venv}
 APPROX_MODELS=${APPROX_MODELS:-$APPROX_CACHE_DIR/models}
-APPROX_LLAMA_ROOT=${APPROX_LLAMA_ROOT:-$APPROX_VENV/lib/python3.11/site-packages}
-export APPROX_CACHE_DIR APPROX_VENV APPROX_MODELS APPROX_LLAMA_ROOT
+APPROX_LLAMA_ROOT=${APPROX_LLAMA_ROOT:-$APPROX_SHARED_VENV/lib/python3.11/site-packages}
+export APPROX_CACHE_DIR APPROX_SHARED_VENV APPROX_VENV APPROX_MODELS APPROX_LLAMA_ROOT

@@ -27,7 +27,7 @@ build_llama() {
     # --no-binary for this package only: with :all:, pip builds the sdist's
     # metadata in an environment whose build tools (scikit-build-core,
     # hatchling, setuptools, ...) it also builds from source, for minutes.
-    if ! "$APPROX_VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps \
+    if ! "$APPROX_SHARED_VENV/bin/python" -m pip download --disable-pip-version-check -q --no-deps \
         --no-binary "$name" --require-hashes -r "$approx_root/ml/requirements.txt" \
         -d "$APPROX_CACHE_DIR/sdist" >&2; then
       echo "setup-ml: error: cannot download $name==$version from PyPI, or its sha256 is" \
@@ -42,19 +42,19 @@ build_llama() {
     "time, seconds after)" >&2
   CMAKE_ARGS="$approx_llama_cmake_args" \
     CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
-    "$APPROX_VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
+    "$APPROX_SHARED_VENV/bin/python" -m pip install --disable-pip-version-check --no-deps \
     --progress-bar off --config-settings=build-dir="$APPROX_CACHE_DIR/llama-build" "$src" >&2 ||
     { echo "setup-ml: error: building $name==$version failed (see above)" >&2; return 1; }
 }
 
 mkdir -p "$APPROX_CACHE_DIR"
-if [ ! -f "$APPROX_VENV/.approx-ready" ]; then
-  echo "setup-ml: creating $APPROX_VENV" >&2
-  rm -rf "$APPROX_VENV"
-  /usr/bin/python3 -m venv "$APPROX_VENV"
+if [ ! -f "$APPROX_SHARED_VENV/.approx-ready" ]; then
+  echo "setup-ml: creating $APPROX_SHARED_VENV" >&2
+  rm -rf "$APPROX_SHARED_VENV"
+  /usr/bin/python3 -m venv "$APPROX_SHARED_VENV"
   build_llama || exit 1
   echo "setup-ml: installing ml/requirements-python.txt (wheels, sha256-checked)" >&2
-  "$APPROX_VENV/bin/python" -m pip install --disable-pip-version-check -q --no-deps \
+  "$APPROX_SHARED_VENV/bin/python" -m pip install --disable-pip-version-check -q --no-deps \
     --only-binary :all: --require-hashes -r "$approx_root/ml/requirements-python.txt" >&2 ||
     { echo "setup-ml: error: cannot install ml/requirements-python.txt (see pip's message" \
       "above)" >&2; exit 1; }
@@ -62,7 +62,7 @@ if [ ! -f "$APPROX_VENV/.approx-ready" ]; then
     echo "setup-ml: error: llama-cpp-python installed no llama.h under $APPROX_LLAMA_ROOT" >&2
     exit 1
   fi
-  touch "$APPROX_VENV/.approx-ready"
+  touch "$APPROX_SHARED_VENV/.approx-ready"
 fi
-"$APPROX_VENV/bin/python" "$approx_root/scripts/fetch_models.py" \
-  --pip "$APPROX_VENV/bin/pip" --cache "$APPROX_CACHE_DIR"
+"$APPROX_SHARED_VENV/bin/python" "$approx_root/scripts/fetch_models.py" \
+  --pip "$APPROX_SHARED_VENV/bin/pip" --cache "$APPROX_CACHE_DIR"

@@ -10,6 +10,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${APPROX_ASAN_BUILD_DIR:-$root/build-asan}
 "$root/scripts/setup.sh"
+# Its own environment too (build-asan/venv), with the instrumented extension.
+export APPROX_BUILD_DIR=$build
 source "$root/scripts/paths.sh"
 if [ ! -f "$build/build.ninja" ]; then
   # vptr checks need RTTI, which LLVM and MLIR are built without: every

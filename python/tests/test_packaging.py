@@ -16,6 +16,20 @@ def test_editable_install_is_the_source_tree():
     assert Path(ar.__file__).resolve().parent == REPO / "python" / "approx_runtime"
 
 
+def test_environment_is_this_checkouts_own():
+    """Each checkout imports its own approx_runtime: it is installed in the
+    checkout's environment (build/venv), over the ML stack's environment
+    shared by every checkout on the machine, which holds none (an editable
+    install there was the last checkout built's, for all of them)."""
+    assert Path(sys.prefix).resolve() == (BUILD / "venv").resolve()
+    shared = os.environ.get("APPROX_SHARED_VENV") or subprocess.run(
+        ["bash", "-c", f"source {REPO}/scripts/paths.sh && echo $APPROX_SHARED_VENV"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    site = Path(shared) / "lib" / "python3.11" / "site-packages"
+    assert site.is_dir() and str(site) in sys.path
+    assert not list(site.glob("approx_runtime*")) and not list(site.glob("*approx_runtime*.pth"))
+
+
 def test_wheel(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--disable-pip-version-check",
                     "-q", "--no-build-isolation", "--no-deps", str(REPO), "-w",
