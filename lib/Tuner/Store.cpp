@@ -148,8 +148,9 @@ std::unique_ptr<Store> Store::open(const std::string &path,
   sqlite3_busy_timeout(db, 5000);
   // A damaged page is found now, before anything is read or written (a
   // resumed run once warned, re-measured everything and recorded nothing).
+  // (The statement is finalised before the database is closed.)
+  std::string damage, notAStore;
   {
-    std::string damage;
     Statement check(db, "PRAGMA quick_check");
     int rc = SQLITE_ERROR;
     while (check && (rc = sqlite3_step(check.stmt)) == SQLITE_ROW) {
@@ -158,22 +159,18 @@ std::unique_ptr<Store> Store::open(const std::string &path,
       if (line != "ok" && damage.size() < 400)
         damage += (damage.empty() ? "" : "; ") + line;
     }
-    if (!check || rc != SQLITE_DONE) {
-      if (sqlite3_errcode(db) != SQLITE_CORRUPT) { // not SQLite at all
-        error = "'" + path + "' is not a usable results store: " +
-                sqlite3_errmsg(db);
-        sqlite3_close(db);
-        return nullptr;
-      }
-      damage = sqlite3_errmsg(db);
-    }
-    if (!damage.empty()) {
-      error = "'" + path + "' is a damaged results store (" + damage +
-              "); it is left as it is: move it away to start a new store, or "
-              "restore a copy";
-      sqlite3_close(db);
-      return nullptr;
-    }
+    if (!check || rc != SQLITE_DONE)
+      (sqlite3_errcode(db) == SQLITE_CORRUPT ? damage : notAStore) =
+          sqlite3_errmsg(db);
+  }
+  if (!notAStore.empty() || !damage.empty()) {
+    error = !notAStore.empty()
+                ? "'" + path + "' is not a usable results store: " + notAStore
+                : "'" + path + "' is a damaged results store (" + damage +
+                      "); it is left as it is: move it away to start a new "
+                      "store, or restore a copy";
+    sqlite3_close(db);
+    return nullptr;
   }
   char *msg = nullptr;
   if (sqlite3_exec(db, kSchema, nullptr, nullptr, &msg) != SQLITE_OK) {
