@@ -24,10 +24,14 @@ config.substitutions.append(("%approx_bin", config.approx_tools_dir))
 config.substitutions.append(
     ("%runtime_include", os.path.join(config.approx_src_root, "runtime", "include")))
 # The ML stack (scripts/paths.sh): model files and the LLM engine.
-paths = subprocess.run(["bash", "-c", "source \"$1\" && echo \"$APPROX_MODELS\" && echo \"$APPROX_CACHE_DIR\" && echo \"$APPROX_VENV\"",
+paths = subprocess.run(["bash", "-c", "source \"$1\" && echo \"$APPROX_MODELS\" && echo \"$APPROX_CACHE_DIR\" && echo \"$APPROX_VENV\" && echo \"$APPROX_LLAMA_ROOT\"",
                         "paths", os.path.join(config.approx_src_root, "scripts", "paths.sh")],
                        capture_output=True, text=True, check=True).stdout.split("\n")
 config.substitutions.append(("%models", paths[0]))
+# llama.cpp's headers and libraries (the sanitized engine build of
+# test/Compound/sanitized.test), and clang++ beside %cc.
+config.substitutions.append(("%llama_root", paths[3]))
+config.substitutions.append(("%cxx", config.clang + "++"))
 config.environment["APPROX_MODELS"] = paths[0]
 config.environment["APPROX_CACHE_DIR"] = paths[1]
 # The project environment's Python (numpy, gguf, safetensors, tokenizers).

@@ -85,6 +85,12 @@ cl::opt<bool> widenBounds(StringRef(approx::kWidenBoundsOption),
                           cl::desc(approx::kWidenBoundsHelp), cl::cat(toolCategory));
 cl::opt<bool> exact("approx-exact", cl::desc("Build every knob exact"),
                     cl::cat(toolCategory));
+cl::opt<std::string> sanitize(
+    "fsanitize",
+    cl::desc("Instrument the generated code with clang's sanitizers "
+             "(address,undefined,...): passed to the object compile and the "
+             "link"),
+    cl::value_desc("checks"), cl::init(""), cl::cat(toolCategory));
 cl::opt<std::string> clangPath("clang",
                                cl::desc("clang used for parsing, "
                                         "code generation and linking"),
@@ -162,9 +168,12 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
   sys::RemoveFileOnSignal(llPath); // also when interrupted (SIGINT, SIGTERM)
   if (writeText(llPath, ir))
     return 1;
-  return runTool(clangPath, {clangPath, "-O" + std::to_string(optLevel),
-                             "-Wno-override-module", "-c", "-o", object.str(),
-                             std::string(llPath)});
+  std::vector<std::string> args = {clangPath, "-O" + std::to_string(optLevel),
+                                   "-Wno-override-module", "-c", "-o",
+                                   object.str(), std::string(llPath)};
+  if (!sanitize.empty())
+    args.push_back("-fsanitize=" + sanitize);
+  return runTool(clangPath, args);
 }
 } // namespace
 
@@ -262,6 +271,8 @@ int main(int argc, char **argv) {
                                    "-o", staged.path()};
   args.insert(args.end(), objects.begin(), objects.end());
   args.insert(args.end(), others.begin(), others.end());
+  if (!sanitize.empty())
+    args.push_back("-fsanitize=" + sanitize);
   args.push_back("-L" + approx::tools::runtimeLibDir(argv[0], (void *)&fail));
   for (const std::string &dir : libDirs)
     args.push_back("-L" + dir);
