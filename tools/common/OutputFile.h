@@ -4,13 +4,16 @@
 // the run's inputs is an error, and a regular file is written beside its
 // final name and renamed into place only once complete, so that a failed or
 // interrupted run leaves the previous file (or none) and never a truncated
-// one. Header-only; included by tools/*/ mains.
+// one. The rules (what is the same file, what is written in place) are
+// approx_files.h's, which the LLM engine, approx-llm and the compound
+// programs use outside LLVM. Header-only; included by tools/*/ mains.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TOOLS_COMMON_OUTPUTFILE_H
 #define APPROX_TOOLS_COMMON_OUTPUTFILE_H
 
 #include "ToolSupport.h"
+#include "approx_files.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -27,26 +30,20 @@ namespace approx::tools {
 /// stdout, and existing files that are not regular (/dev/null, a pipe) —
 /// renaming over those would replace the device or the pipe.
 inline bool writtenInPlace(llvm::StringRef path) {
-  if (path == "-")
-    return true;
-  llvm::sys::fs::file_status st;
-  return !llvm::sys::fs::status(path, st) &&
-         llvm::sys::fs::exists(st) &&
-         st.type() != llvm::sys::fs::file_type::regular_file;
+  return approx_written_in_place(path.str().c_str());
 }
 
 /// Fails (message printed, 1 returned) when `output` is the same file as one
 /// of `inputs` (links and other spellings included); 0 otherwise.
 inline int checkNotAnInput(llvm::StringRef tool, llvm::StringRef output,
                            llvm::ArrayRef<std::string> inputs) {
-  if (output == "-" || writtenInPlace(output))
-    return 0;
-  for (const std::string &in : inputs) {
-    bool same = false;
-    if (in != "-" && !llvm::sys::fs::equivalent(output, in, same) && same)
-      return fail(tool, "output '" + output + "' is also an input ('" + in +
-                            "'); refusing to overwrite it");
-  }
+  std::vector<const char *> paths;
+  for (const std::string &in : inputs)
+    paths.push_back(in.c_str());
+  char why[APPROX_WHY_SIZE];
+  if (approx_check_not_an_input(output.str().c_str(), paths.data(),
+                                int(paths.size()), why) != 0)
+    return fail(tool, why);
   return 0;
 }
 
