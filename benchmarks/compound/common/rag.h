@@ -50,23 +50,27 @@ static void die(const char *fmt, ...) {
 
 typedef struct {
   const char *passages, *questions, *models, *output, *trace, *embeddings, *embedder;
+  const char *qa_model; /* --qa-model: the exact QA model's file instead of the default */
 } rag_args;
 
 /* The optional arguments a system takes (rag_parse_args's `extra`). */
 enum { RAG_EMBEDDINGS = 1, RAG_EMBEDDER = 2 };
 
-/* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE],
- * with --embeddings FILE where `extra` has RAG_EMBEDDINGS and --embedder DIR
- * where it has RAG_EMBEDDER (both required then); anything else prints
- * `usage` and exits with status 2. */
+/* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE]
+ * [--qa-model FILE], with --embeddings FILE where `extra` has RAG_EMBEDDINGS
+ * and --embedder DIR where it has RAG_EMBEDDER (both required then);
+ * anything else prints `usage` and exits with status 2. --qa-model names a
+ * file of the models folder that replaces the exact QA model (model 0 of
+ * RAG_MODEL_FILES), to measure other models in the same system. */
 static rag_args rag_parse_args(int argc, char **argv, const char *usage, int extra) {
-  rag_args a = {0, 0, 0, 0, 0, 0, 0};
+  rag_args a = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int i = 1; i < argc; i++) {
     const char **slot = !strcmp(argv[i], "--passages")    ? &a.passages
                         : !strcmp(argv[i], "--questions") ? &a.questions
                         : !strcmp(argv[i], "--models")    ? &a.models
                         : !strcmp(argv[i], "--output")    ? &a.output
                         : !strcmp(argv[i], "--trace")     ? &a.trace
+                        : !strcmp(argv[i], "--qa-model")  ? &a.qa_model
                         : !strcmp(argv[i], "--embeddings") && (extra & RAG_EMBEDDINGS)
                             ? &a.embeddings
                         : !strcmp(argv[i], "--embedder") && (extra & RAG_EMBEDDER) ? &a.embedder
@@ -301,7 +305,7 @@ static int prompt_with(int npass, const int *top, const char *question, char *bu
 
 /* The QA models, exact first (file names in the models folder). */
 enum { RAG_NMODELS = 5, RAG_ANSWER_MAX = 1024 };
-static const char *const RAG_MODEL_FILES[RAG_NMODELS] = {
+static const char *RAG_MODEL_FILES[RAG_NMODELS] = {
     "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "gemma-3-270m-q3_k_m.gguf",
     "gemma-3-270m-q2_k.gguf", "smollm2-135m-instruct-q4_1.gguf"};
 static allm_model *rag_models[RAG_NMODELS];
@@ -322,7 +326,10 @@ static allm_model *rag_load_model(const char *dir, const char *file, int embeddi
   return m;
 }
 
-static void rag_load_models(const char *dir) {
+static void rag_load_models(const rag_args *a) {
+  const char *dir = a->models;
+  if (a->qa_model)
+    RAG_MODEL_FILES[0] = a->qa_model;
   for (int m = 0; m < RAG_NMODELS; m++)
     rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
 }

@@ -14,7 +14,7 @@
  * says why.
  *
  *   llm_tools --passages FILE --embeddings FILE --questions FILE --models DIR
- *             --output FILE [--trace FILE] [--tool NAME]
+ *             --output FILE [--trace FILE] [--qa-model FILE] [--tool NAME]
  *   llm_tools --facts N
  *
  * Questions: question<TAB>kind<TAB>answer... (benchmarks/compound/
@@ -493,7 +493,7 @@ int main(int argc, char **argv) {
     }
   rag_args args = rag_parse_args(argc, argv,
                                  "llm_tools --passages FILE --embeddings FILE --questions FILE "
-                                 "--models DIR --output FILE [--trace FILE] [--tool NAME]\n"
+                                 "--models DIR --output FILE [--trace FILE] [--qa-model FILE] [--tool NAME]\n"
                                  "       llm_tools --facts N",
                                  RAG_EMBEDDINGS);
   int ndocs = rag_read_passages(args.passages, PASSAGES);
@@ -502,7 +502,7 @@ int main(int argc, char **argv) {
   /* Models, loaded before the clock starts. */
   embedder = kb_load_embedder(args.models);
   embed_triage_examples();
-  rag_load_models(args.models);
+  rag_load_models(&args);
   FILE *out, *trace;
   rag_open_outputs(&args, &out, &trace);
 

@@ -249,12 +249,12 @@ int main(int argc, char **argv) {
   rag_program = "rag_bm25";
   rag_args args = rag_parse_args(argc, argv,
                                  "rag_bm25 --passages FILE --questions FILE --models DIR "
-                                 "--output FILE [--trace FILE]",
+                                 "--output FILE [--trace FILE] [--qa-model FILE]",
                                  0);
   int ndocs = rag_read_passages(args.passages, RANKED);
   char **qlines;
   int nq = rag_read_questions(args.questions, &qlines);
-  rag_load_models(args.models); /* before the clock starts */
+  rag_load_models(&args); /* before the clock starts */
   FILE *out, *trace;
   rag_open_outputs(&args, &out, &trace);
 
