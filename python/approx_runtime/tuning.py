@@ -40,6 +40,7 @@ import numbers
 import os
 import sys
 import threading
+import time
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from . import _core
@@ -92,11 +93,10 @@ def _call_with_timeout(fn, config, timeout: float,
     t = threading.Thread(target=run, name="approx_runtime evaluation",
                          daemon=True)
     t.start()
-    waited = 0.0
-    while not done.wait(min(0.1, max(timeout - waited, 0))):
-        waited += 0.1
+    deadline = time.monotonic() + timeout
+    while not done.wait(min(0.1, max(deadline - time.monotonic(), 0))):
         give_up = (EvaluationAbandoned if abandon.is_set() else
-                   EvaluationTimeout if waited >= timeout else None)
+                   EvaluationTimeout if time.monotonic() >= deadline else None)
         if give_up is not None:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(
                 ctypes.c_ulong(t.ident), ctypes.py_object(give_up))
