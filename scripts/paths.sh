@@ -27,7 +27,9 @@ approx_llama_cmake_args="-DGGML_NATIVE=OFF \
 approx_venv_key=$( (cat "$approx_root"/ml/requirements*.txt; echo "$approx_llama_cmake_args"
   grep -m1 '^flags' /proc/cpuinfo) | sha256sum | cut -c1-12)
 APPROX_SHARED_VENV=${APPROX_SHARED_VENV:-$APPROX_CACHE_DIR/venv-$approx_venv_key}
-APPROX_VENV=${APPROX_VENV:-${APPROX_BUILD_DIR:-$approx_root/build}/venv}
+# Always this checkout's (an APPROX_VENV inherited from another checkout's
+# scripts would install this checkout's approx_runtime into that one's).
+APPROX_VENV=${APPROX_BUILD_DIR:-$approx_root/build}/venv
 APPROX_MODELS=${APPROX_MODELS:-$APPROX_CACHE_DIR/models}
 APPROX_LLAMA_ROOT=${APPROX_LLAMA_ROOT:-$APPROX_SHARED_VENV/lib/python3.11/site-packages}
 export APPROX_CACHE_DIR APPROX_SHARED_VENV APPROX_VENV APPROX_MODELS APPROX_LLAMA_ROOT

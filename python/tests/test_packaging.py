@@ -28,6 +28,12 @@ def test_environment_is_this_checkouts_own():
     site = Path(shared) / "lib" / "python3.11" / "site-packages"
     assert site.is_dir() and str(site) in sys.path
     assert not list(site.glob("approx_runtime*")) and not list(site.glob("*approx_runtime*.pth"))
+    # An APPROX_VENV inherited from another checkout's scripts is not this
+    # checkout's environment (a build here once installed into that one).
+    env = dict(os.environ, APPROX_VENV="/elsewhere/build/venv")
+    venv = subprocess.run(["bash", "-c", f"source {REPO}/scripts/paths.sh && echo $APPROX_VENV"],
+                          capture_output=True, text=True, check=True, env=env).stdout.strip()
+    assert Path(venv).resolve() == (BUILD / "venv").resolve()
 
 
 def test_wheel(tmp_path):
