@@ -132,7 +132,12 @@ def main():
             log(f"{model}: {row['prompt_tps']:.1f} prompt tokens/s, "
                 f"{row['generate_tps']:.1f} generated tokens/s")
         rows.append(row)
+        write(rows, args, nq)
 
+
+def write(rows, args, nq):
+    """premise.json and premise.md of the models measured so far (written
+    after each model, so an interrupted run keeps what it measured)."""
     # The premise holds for a model when 4 passages beat 1 (more context
     # buys accuracy); the exact system is the most accurate (model, passages)
     # pair, preferring one where the premise holds.
