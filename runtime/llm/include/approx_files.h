@@ -61,7 +61,7 @@ static inline char *approx_read_file(const char *path, size_t limit, size_t *len
     snprintf(why, APPROX_WHY_SIZE, "cannot read '%s': %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = S_ISREG(st.st_mode) && !std_in ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
+  size_t cap = !std_in && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
   char *buf = (char *)malloc(cap);
   for (;;) {
     if (!buf) {
