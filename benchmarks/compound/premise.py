@@ -90,7 +90,12 @@ def main():
     questions = os.path.join(data, f"questions-{args.split}.tsv")
     nq = sum(1 for _ in open(questions, encoding="utf-8"))
     memo = args.memo or os.path.join(cache, "llm-memo-premise")
-    work = tempfile.mkdtemp(prefix="premise-")
+    with tempfile.TemporaryDirectory(prefix="premise-") as work:
+        measure(args, models_dir, bindir, build, data, questions, nq, memo, work)
+
+
+def measure(args, models_dir, bindir, build, data, questions, nq, memo, work):
+    """Builds rag_bm25 in `work` and measures every model (see the module doc)."""
     exe = os.path.join(work, "rag_bm25")
     lib = os.path.join(build, "lib")
     run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-runtime-table",

@@ -235,7 +235,8 @@ bool loadPrior(Store &store, const RunInfo &run, const Space &space,
     return false;
   for (const Evaluation &e : options.prior)
     if (std::string why = storedConfigProblem(space, e.config); !why.empty()) {
-      error = "run " + std::to_string(run.id) + ", tuning evaluation " +
+      error = "results store '" + store.name() + "': run " +
+              std::to_string(run.id) + ", tuning evaluation " +
               std::to_string(e.seq) + ": configuration '" +
               formatConfig(e.config) + "' is not a point of this space (" +
               why + ")";

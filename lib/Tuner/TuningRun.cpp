@@ -40,12 +40,8 @@ bool TuningRun::open(std::string &error) {
       options.seed = run.seed;
       options.qosMin = run.qosMin;
       options.workers = run.workers;
-      if (!loadPrior(*db, run, space, options, nextSeq, error)) {
-        if (error.rfind("results store", 0) != 0 &&
-            error.rfind("cannot read", 0) != 0)
-          error = "results store '" + settings.storePath + "': " + error;
+      if (!loadPrior(*db, run, space, options, nextSeq, error))
         return false;
-      }
       resumed = true;
       return true;
     }

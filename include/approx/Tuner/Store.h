@@ -98,6 +98,8 @@ public:
                std::string &error);
   bool runs(std::vector<RunInfo> &out, std::string &error);
   bool add(long run, InputSet set, const Evaluation &e, std::string &error);
+  /// The file it was opened from, for messages.
+  const std::string &name() const { return path; }
   /// A run's evaluations on one input set, in order; false with `error`
   /// (naming the row) when one cannot be read or decoded.
   bool evaluations(long run, InputSet set, std::vector<Evaluation> &out,
