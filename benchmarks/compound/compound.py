@@ -24,7 +24,8 @@ with all-MiniLM-L6-v2, cached in the corpus folder) and llm_tools (LLM +
 tools: triage, kernels, summary, QA).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
-                   [--max-evals N] [--seed S] [--validation-factor F] [--delta D] [--memo DIR]
+                   [--max-evals N] [--seed S] [--validation-factor F | --validation N]
+                   [--evaluation N] [--delta D] [--memo DIR]
                    [--results DIR] [--report]
 """
 import argparse
@@ -43,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, read_summaries, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
-from corpus import VALIDATION_FACTOR  # noqa: E402  (the splits' sizes are corpus.py's)
+from corpus import VALIDATION_FACTOR, split_sizes  # noqa: E402  (the splits' sizes are corpus.py's)
 
 @dataclass(frozen=True)
 class Spec:
@@ -286,9 +287,7 @@ class System:
         engine = self.engine_bench()
         summary = {
             "system": self.name,
-            "questions": {"tuning": self.args.questions,
-                          "validation": self.args.validation_factor * self.args.questions,
-                          "evaluation": 5 * self.args.questions},
+            "questions": {s: self.args.sizes[s] for s in ("tuning", "validation", "evaluation")},
             "passages": self.args.passage_count,
             "knobs": count_knobs(self.tools["approx-tune"], self.src),
             "exact_accuracy": self.exact_accuracy,
@@ -520,7 +519,8 @@ def generalisation_gap(s):
 
 def reproduce_command(s):
     st = s["settings"]
-    factor = s["questions"].get("validation", 0) // s["questions"]["tuning"]
+    q = s["questions"]
+    factor, rest = divmod(q.get("validation", 0), q["tuning"])
     return (f"benchmarks/compound/compound.py {s['system']} --questions "
             f"{s['questions']['tuning']}"
             + (f" --passages {st['passages_arg']}" if st.get("passages_arg") else "")
@@ -528,8 +528,10 @@ def reproduce_command(s):
             + f" --seed {st['seed']}"
             + (f" --dynamic-margin {st['dynamic_margin']:g}"
                if st.get("dynamic_margin", DYNAMIC_MARGIN) != DYNAMIC_MARGIN else "")
-            + (f" --validation-factor {factor}"
-               if "validation" in s["questions"] and factor != VALIDATION_FACTOR else "")
+            + (f" --validation {q['validation']}" if rest
+               else f" --validation-factor {factor}"
+               if "validation" in q and factor != VALIDATION_FACTOR else "")
+            + (f" --evaluation {q['evaluation']}" if q["evaluation"] != 5 * q["tuning"] else "")
             + (f" --delta {st['delta']:g}" if st.get("delta", 0.05) != 0.05 else ""))
 
 
@@ -538,8 +540,8 @@ def summary_md(results):
     the paper, from their summary.json."""
     runs = read_summaries(results, SYSTEMS)
     lines = ["# Compound AI systems: the three systems side by side with the paper", "",
-             "Every speedup is measured uncached on the evaluation set (5x the tuning set, "
-             "disjoint from it) with deployment builds (the configuration chosen on the tuning "
+             "Every speedup is measured uncached on the evaluation (test) set (disjoint from "
+             "the tuning and validation sets; sizes in the table) with deployment builds (the configuration chosen on the tuning "
              "set, and confirmed on the validation set where the run had one, baked in by "
              "approx-cc), against the exact build measured in the same run; "
              "the fastest deployment build whose evaluation QoS meets the bound counts "
@@ -644,6 +646,10 @@ def main():
     p.add_argument("--validation-factor", type=int, default=VALIDATION_FACTOR,
                    help="validation questions per tuning question: each level's pick is "
                         "certified on them (default %(default)s)")
+    p.add_argument("--validation", type=int, default=0,
+                   help="validation (calibration) questions, instead of --validation-factor")
+    p.add_argument("--evaluation", type=int, default=0,
+                   help="evaluation (test) questions (default 5x --questions)")
     p.add_argument("--delta", type=float, default=0.05,
                    help="certification's error level: each level's pick has loss at most the "
                         "level with probability 1 - delta on the validation questions' "
@@ -669,9 +675,13 @@ def main():
             write_results(path, summary, report)
         return
     if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
-            or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1):
+            or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1
+            or args.validation < 0 or args.evaluation < 0):
         p.error("--questions, --max-evals and --validation-factor must be at least 1, "
-                "--time-budget and --passages not negative, --delta within (0, 1)")
+                "--time-budget, --passages, --validation and --evaluation not negative, "
+                "--delta within (0, 1)")
+    args.sizes = split_sizes(0, args.questions, args.validation_factor, args.validation,
+                             args.evaluation)
     for s in args.systems:
         if s not in SYSTEMS:
             p.error(f"unknown system '{s}' (choose from {', '.join(SYSTEMS)})")
@@ -691,12 +701,13 @@ def main():
                      "(run scripts/setup.sh and scripts/models.sh)")
     args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}"
                              + (f"-p{args.passages}" if args.passages else "")
-                             + f"-v{args.validation_factor}")
+                             + f"-v{args.sizes['validation']}-e{args.sizes['evaluation']}")
     if not os.path.isfile(os.path.join(args.data, "corpus.json")):
         log(f"building the corpus and question splits into {args.data}")
         subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
                         "--tuning", str(args.questions), "--seed", str(args.seed),
-                        "--validation-factor", str(args.validation_factor),
+                        "--validation", str(args.sizes["validation"]),
+                        "--evaluation", str(args.sizes["evaluation"]),
                         "--passages", str(args.passages)], check=True)
     with open(os.path.join(args.data, "corpus.json")) as f:
         args.passage_count = json.load(f)["passages"]

@@ -2,16 +2,18 @@
 """Builds the compound systems' passage collection and question splits from
 the real NQ-open and Wikipedia files in ../shared/data (its README's recipe).
 
-  corpus.py [--data DIR] --out DIR [--tuning N] [--validation-factor F] [--tiny N]
-            [--passages N] [--seed S]
+  corpus.py [--data DIR] --out DIR [--tuning N] [--validation-factor F | --validation N]
+            [--evaluation N] [--tiny N] [--passages N] [--seed S]
 
 Writes into DIR (each file written to a temporary name and renamed):
   passages.tsv           id <TAB> title <TAB> text, one passage a line
   questions-tiny.tsv     question <TAB> answer <TAB> answer ..., one question a line
   questions-tuning.tsv   N questions
-  questions-evaluation.tsv  5 N questions, disjoint from the other splits
-  questions-validation.tsv  F N questions (default 3 N), disjoint from the other
-                         splits (a deployment pick must meet its bound there too)
+  questions-evaluation.tsv  5 N questions (or --evaluation), disjoint from the
+                         other splits: the test set deployed builds are timed on
+  questions-validation.tsv  F N questions (default 3 N, or --validation), disjoint
+                         from the other splits: the calibration set picks are
+                         certified on
   gold.tsv               question <TAB> passage id <TAB> ... (its gold passages)
   corpus.json            counts, seed, input checksums
 
@@ -178,6 +180,15 @@ def keep_subset(corpus, questions, n, seed):
     corpus.order = [k for k in corpus.order if k in keep]
 
 
+def split_sizes(tiny, tuning, validation_factor, validation=0, evaluation=0):
+    """The splits' sizes in the order they are drawn from the shuffled
+    questions: the validation split last, so that the others are the same as
+    before it existed (0 = the default size: evaluation 5x tuning, validation
+    validation_factor x tuning)."""
+    return {"tiny": tiny, "tuning": tuning, "evaluation": evaluation or 5 * tuning,
+            "validation": validation or validation_factor * tuning}
+
+
 def atomic_write(path, lines):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -202,15 +213,22 @@ def main():
                     help="tuning questions; the evaluation set is 5x as many (default: %(default)s)")
     ap.add_argument("--validation-factor", type=int, default=VALIDATION_FACTOR,
                     help="validation questions per tuning question (default: %(default)s)")
+    ap.add_argument("--validation", type=int, default=0,
+                    help="validation (calibration) questions, instead of --validation-factor")
+    ap.add_argument("--evaluation", type=int, default=0,
+                    help="evaluation (test) questions (default: 5x --tuning)")
     ap.add_argument("--tiny", type=int, default=6, help="questions of the test split (default: %(default)s)")
     ap.add_argument("--passages", type=int, default=0,
                     help="keep at most N passages: the split questions' gold passages and a "
                          "seeded sample of the rest (default: all)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    if args.tuning < 1 or args.tiny < 1 or args.validation_factor < 1 or args.passages < 0:
-        ap.error("--tuning, --validation-factor and --tiny must be at least 1, --passages not "
-                 "negative")
+    if (args.tuning < 1 or args.tiny < 1 or args.validation_factor < 1 or args.passages < 0
+            or args.validation < 0 or args.evaluation < 0):
+        ap.error("--tuning, --validation-factor and --tiny must be at least 1, --passages, "
+                 "--validation and --evaluation not negative")
+    sizes = split_sizes(args.tiny, args.tuning, args.validation_factor, args.validation,
+                        args.evaluation)
     for name in INPUTS:
         if not os.path.isfile(os.path.join(args.data, name)):
             sys.exit(f"corpus.py: error: {os.path.join(args.data, name)}: missing input file")
@@ -220,16 +238,14 @@ def main():
     except DataError as e:
         sys.exit(f"corpus.py: error: {e}")
     covered = sorted(q for q in questions if corpus.gold.get(q))
-    # The validation split comes last, so that the others are the same as
-    # before it existed.
-    need = args.tiny + (6 + args.validation_factor) * args.tuning
+    need = sum(sizes.values())
     if need > len(covered):
         sys.exit(f"corpus.py: error: {need} questions asked for, {len(covered)} have a gold passage")
     random.Random(args.seed).shuffle(covered)
-    splits = {"tiny": covered[:args.tiny],
-              "tuning": covered[args.tiny:args.tiny + args.tuning],
-              "evaluation": covered[args.tiny + args.tuning:args.tiny + 6 * args.tuning],
-              "validation": covered[args.tiny + 6 * args.tuning:need]}
+    splits, at = {}, 0
+    for split, n in sizes.items():
+        splits[split] = covered[at:at + n]
+        at += n
     if args.passages:
         keep_subset(corpus, [k for keys in splits.values() for k in keys], args.passages,
                     args.seed)

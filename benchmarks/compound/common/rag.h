@@ -16,8 +16,11 @@
 #include "approx_files.h"
 #include "approx_llm.h"
 
+#include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,20 +53,23 @@ static void die(const char *fmt, ...) {
 
 typedef struct {
   const char *passages, *questions, *models, *output, *trace, *embeddings, *embedder;
-  const char *qa_model; /* --qa-model: the exact QA model's file instead of the default */
+  const char *qa_model; /* --qa-model A[,B...]: QA models' files instead of the defaults */
+  const char *draft;    /* --draft: a draft model for the exact QA model (speculative decoding) */
 } rag_args;
 
 /* The optional arguments a system takes (rag_parse_args's `extra`). */
 enum { RAG_EMBEDDINGS = 1, RAG_EMBEDDER = 2 };
 
 /* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE]
- * [--qa-model FILE], with --embeddings FILE where `extra` has RAG_EMBEDDINGS
- * and --embedder DIR where it has RAG_EMBEDDER (both required then);
- * anything else prints `usage` and exits with status 2. --qa-model names a
- * file of the models folder that replaces the exact QA model (model 0 of
- * RAG_MODEL_FILES), to measure other models in the same system. */
+ * [--qa-model FILE] [--draft FILE], with --embeddings FILE where `extra` has
+ * RAG_EMBEDDINGS and --embedder DIR where it has RAG_EMBEDDER (both required
+ * then); anything else prints `usage` and exits with status 2. --qa-model
+ * names files of the models folder that replace the QA models (RAG_MODEL_FILES
+ * in order: the exact model, then the cheaper ones), to run the same system
+ * over other models; --draft one that drafts for the exact model (greedy
+ * speculative decoding: the same answers). */
 static rag_args rag_parse_args(int argc, char **argv, const char *usage, int extra) {
-  rag_args a = {0, 0, 0, 0, 0, 0, 0, 0};
+  rag_args a = {0};
   for (int i = 1; i < argc; i++) {
     const char **slot = !strcmp(argv[i], "--passages")    ? &a.passages
                         : !strcmp(argv[i], "--questions") ? &a.questions
@@ -71,6 +77,7 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
                         : !strcmp(argv[i], "--output")    ? &a.output
                         : !strcmp(argv[i], "--trace")     ? &a.trace
                         : !strcmp(argv[i], "--qa-model")  ? &a.qa_model
+                        : !strcmp(argv[i], "--draft")     ? &a.draft
                         : !strcmp(argv[i], "--embeddings") && (extra & RAG_EMBEDDINGS)
                             ? &a.embeddings
                         : !strcmp(argv[i], "--embedder") && (extra & RAG_EMBEDDER) ? &a.embedder
@@ -309,8 +316,10 @@ static const char *RAG_MODEL_FILES[RAG_NMODELS] = {
     "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "gemma-3-270m-q3_k_m.gguf",
     "gemma-3-270m-q2_k.gguf", "smollm2-135m-instruct-q4_1.gguf"};
 static allm_model *rag_models[RAG_NMODELS];
+static allm_model *rag_draft; /* --draft: drafts for model 0, or NULL */
 static int rag_model_uses[RAG_NMODELS];
 static allm_stats rag_last_stats;
+static int rag_last_in_passages; /* 1: the last answer occurs in its prompt's passages */
 
 /* Loads a model of the models folder (before the clock starts). */
 static allm_model *rag_load_model(const char *dir, const char *file, int embeddings) {
@@ -326,16 +335,55 @@ static allm_model *rag_load_model(const char *dir, const char *file, int embeddi
   return m;
 }
 
+/* --qa-model A[,B...]: files of the models folder replacing QA models 0, 1,
+ * ... in order (the exact model first). */
+static void rag_replace_models(const char *list) {
+  char *copy = strdup(list), *save = 0;
+  int m = 0;
+  for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(0, ",", &save)) {
+    if (m == RAG_NMODELS)
+      die("--qa-model names more than the %d QA models ('%s')", RAG_NMODELS, list);
+    RAG_MODEL_FILES[m++] = f; /* `copy` lives as long as the program */
+  }
+  if (m == 0)
+    die("--qa-model names no model");
+}
+
 static void rag_load_models(const rag_args *a) {
   const char *dir = a->models;
   if (a->qa_model)
-    RAG_MODEL_FILES[0] = a->qa_model;
+    rag_replace_models(a->qa_model);
   for (int m = 0; m < RAG_NMODELS; m++)
     rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
+  if (a->draft)
+    rag_draft = rag_load_model(dir, a->draft, 0);
+}
+
+/* Whether `answer`, trimmed of spaces and punctuation at both ends, occurs
+ * case-insensitively in the passages of `prompt` (after its first
+ * `prefix_bytes` bytes, before its last "Question:"). An empty answer does
+ * not. */
+static int rag_in_passages(const char *prompt, int prefix_bytes, const char *answer) {
+  const char *a = answer, *e = answer + strlen(answer);
+  while (a < e && (isspace((unsigned char)*a) || ispunct((unsigned char)*a)))
+    a++;
+  while (e > a && (isspace((unsigned char)e[-1]) || ispunct((unsigned char)e[-1])))
+    e--;
+  size_t n = (size_t)(e - a);
+  const char *from = prompt + prefix_bytes, *to = from;
+  for (const char *q = from; (q = strstr(q, "Question:")) != 0; q++)
+    to = q;
+  if (n == 0 || (size_t)(to - from) < n)
+    return 0;
+  for (const char *p = from; p + n <= to; p++)
+    if (!strncasecmp(p, a, n))
+      return 1;
+  return 0;
 }
 
 /* Token counts and memoised calls of the run so far. */
-static long rag_prompt_tokens, rag_reused_tokens, rag_generated_tokens;
+static long rag_prompt_tokens, rag_reused_tokens, rag_generated_tokens, rag_drafted_tokens,
+    rag_accepted_tokens;
 static int rag_calls, rag_cached;
 
 /* Continues `prompt` with model `m` (greedy; ends at a newline, at
@@ -352,6 +400,7 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   g.n_stop = 2;
   g.grammar = grammar;
   g.prefix_bytes = prefix_bytes;
+  g.draft = m == 0 ? rag_draft : 0;
   rag_model_uses[m]++;
   rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
@@ -359,7 +408,10 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   rag_prompt_tokens += rag_last_stats.prompt_tokens;
   rag_reused_tokens += rag_last_stats.reused_tokens;
   rag_generated_tokens += rag_last_stats.generated_tokens;
+  rag_drafted_tokens += rag_last_stats.drafted_tokens;
+  rag_accepted_tokens += rag_last_stats.accepted_tokens;
   rag_cached += rag_last_stats.cached;
+  rag_last_in_passages = rag_in_passages(prompt, prefix_bytes, out);
 }
 
 /* Answers `prompt` (whose first `prefix_bytes` bytes are shared) with QA
@@ -369,21 +421,72 @@ static int generate_with(int m, const char *prompt, int prefix_bytes, char *out,
   return m;
 }
 
+/* ---- Cascade ------------------------------------------------------------ */
+
+/* A system's answer function is a safety contract (try-check-recover, as
+ * AutoMix and FrugalGPT cascade models): an answer by a cheaper model is
+ * checked by rag_accept and, when rejected, answered again by the exact model
+ * (rag_escalate). What the check saw of the last answer, for the trace and the
+ * checker study (benchmarks/compound/checkers.py): */
+static struct {
+  int checked;     /* 1: the last answer was checked (a cheaper model's) */
+  double p1;       /* its first token's probability */
+  int in_passages; /* 1: it occurs in the prompt's passages */
+  int escalated;   /* 1: rejected, answered again by the exact model */
+  int cheap;       /* the model whose answer was checked */
+} rag_check;
+static int rag_escalations;
+
+/* The checker of the last answer, by model m (m = 0: the exact model's,
+ * always final): accepted when its first token's probability is at least
+ * `min_prob` and, where `need_passage`, it occurs in its prompt's passages.
+ * min_prob 0 without need_passage accepts every answer (plain model
+ * selection). */
+static bool rag_accept(int m, double min_prob, int need_passage) {
+  rag_check.checked = m != 0;
+  rag_check.escalated = 0;
+  if (m == 0)
+    return true;
+  rag_check.cheap = m;
+  rag_check.p1 = rag_last_stats.first_token_prob;
+  rag_check.in_passages = rag_last_in_passages;
+  return rag_check.p1 >= min_prob && (!need_passage || rag_check.in_passages);
+}
+
+/* The recovery: the exact model answers `prompt` (the cheaper answer was
+ * rejected). Returns 0, the model used. */
+static int rag_escalate(const char *prompt, int prefix_bytes, char *out, int cap) {
+  rag_check.escalated = 1;
+  rag_escalations++;
+  return generate_with(0, prompt, prefix_bytes, out, cap);
+}
+
 /* ---- Output -------------------------------------------------------------- */
 
 /* Records question q's answer (by model m, the last generation): the answer
  * as one line of the answers file, the counts, and where `trace` is open a
- * trace line (state, model, tokens, top passage, `extra` fields, answer). */
+ * trace line (state, model, tokens, top passage, the cascade's check where
+ * one was made, `extra` fields, answer). */
 static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
                        const char *extra, char *answer) {
   for (char *c = answer; *c; c++)
     if (*c == '\n' || *c == '\r' || *c == '\t')
       *c = ' ';
   fprintf(out, "%s\n", answer);
-  if (trace)
-    fprintf(trace, "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\ttop=%d%s%s\t%s\n",
+  if (trace) {
+    fprintf(trace,
+            "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\ttop=%d\tp1=%.4f"
+            "\tin_passages=%d",
             q, state, RAG_MODEL_FILES[m], rag_last_stats.prompt_tokens,
-            rag_last_stats.generated_tokens, top, extra ? "\t" : "", extra ? extra : "", answer);
+            rag_last_stats.generated_tokens, top, rag_last_stats.first_token_prob,
+            rag_last_in_passages);
+    if (rag_check.checked)
+      fprintf(trace, "\tchecked=%s\tchecked_p1=%.4f\tchecked_in_passages=%d\tescalated=%d",
+              RAG_MODEL_FILES[rag_check.cheap], rag_check.p1, rag_check.in_passages,
+              rag_check.escalated);
+    fprintf(trace, "%s%s\t%s\n", extra ? "\t" : "", extra ? extra : "", answer);
+  }
+  rag_check.checked = rag_check.escalated = 0;
 }
 
 /* Closes the output files; the end of the summary line on stderr (tokens,
@@ -392,7 +495,6 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
 static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   char why[APPROX_WHY_SIZE];
   (void)out;
-  (void)a;
   rag_question = -1;
   if (approx_output_commit(&rag_out, why) != 0)
     die("%s", why);
@@ -400,15 +502,19 @@ static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
     die("%s", why);
   fprintf(stderr,
           " (replayed %+.3f s, %d of %d LLM calls memoised); prompt tokens %ld (%ld of them a "
-          "reused shared prefix), generated %ld; models",
+          "reused shared prefix), generated %ld; escalations %d; models",
           allm_time_adjustment(), rag_cached, rag_calls, rag_prompt_tokens, rag_reused_tokens,
-          rag_generated_tokens);
+          rag_generated_tokens, rag_escalations);
   for (int m = 0; m < RAG_NMODELS; m++)
     fprintf(stderr, " %s=%d", RAG_MODEL_FILES[m], rag_model_uses[m]);
+  if (rag_draft)
+    fprintf(stderr, "; draft %s: %ld tokens drafted, %ld accepted", a->draft, rag_drafted_tokens,
+            rag_accepted_tokens);
   fputc('\n', stderr);
   printf("%.6f\n", wall + allm_time_adjustment());
   for (int m = 0; m < RAG_NMODELS; m++)
     allm_free(rag_models[m]);
+  allm_free(rag_draft);
 }
 
 #endif

@@ -14,7 +14,7 @@
  * says why.
  *
  *   llm_tools --passages FILE --embeddings FILE --questions FILE --models DIR
- *             --output FILE [--trace FILE] [--qa-model FILE] [--tool NAME]
+ *             --output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE] [--tool NAME]
  *   llm_tools --facts N
  *
  * Questions: question<TAB>kind<TAB>answer... (benchmarks/compound/
@@ -493,7 +493,7 @@ int main(int argc, char **argv) {
     }
   rag_args args = rag_parse_args(argc, argv,
                                  "llm_tools --passages FILE --embeddings FILE --questions FILE "
-                                 "--models DIR --output FILE [--trace FILE] [--qa-model FILE] [--tool NAME]\n"
+                                 "--models DIR --output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE] [--tool NAME]\n"
                                  "       llm_tools --facts N",
                                  RAG_EMBEDDINGS);
   int ndocs = rag_read_passages(args.passages, PASSAGES);

@@ -27,11 +27,17 @@
  *  - answer:         QA model selection: Gemma 3 270M Q4_K_M (exact), its
  *                    Q4_0, Q3_K_M or Q2_K requantisations, or
  *                    SmolLM2-135M-Instruct Q4_1; state: the confidence;
+ *                    a safety contract (the cascade, common/cascade.h): a
+ *                    cheaper model's answer is checked and, when rejected,
+ *                    answered again by the exact model;
+ *  - accept_probability, accept_in_passages: the cascade's checker
+ *                    (common/cascade.h);
  *  - answer_tokens:  maximum new tokens: 24 (exact), 12, 8 or 5.
  * The retrieval confidence is the top BM25 score's margin over the fifth,
  * in percent of the top score (0..100): a passage that stands out makes an
  * easy question. */
 #include "../../common/bench.h"
+#include "../common/cascade.h"
 #include "../common/rag.h"
 
 #include <ctype.h>
@@ -227,6 +233,7 @@ int approx_answer_tokens_3(void) { return 5; }
 //   decisions: [0, 0]
 //   decision_values: [0, 1, 2, 3, 4]
 // }
+// @approx:safety_contract checker=answer_ok recover=answer_escalate
 int answer(const char *prompt, char *out, int cap, int confidence) {
   return generate_with(0, prompt, RAG_PREFIX_BYTES, out, cap);
 }
@@ -249,7 +256,7 @@ int main(int argc, char **argv) {
   rag_program = "rag_bm25";
   rag_args args = rag_parse_args(argc, argv,
                                  "rag_bm25 --passages FILE --questions FILE --models DIR "
-                                 "--output FILE [--trace FILE] [--qa-model FILE]",
+                                 "--output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE]",
                                  0);
   int ndocs = rag_read_passages(args.passages, RANKED);
   char **qlines;

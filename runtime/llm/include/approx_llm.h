@@ -76,6 +76,13 @@ typedef struct {
   int prefix_bytes;         /* 0 (default): none; else the first prefix_bytes bytes of the
                                prompt are a prefix shared by many calls, whose KV cache
                                is kept and reused (at most the prompt's length) */
+  allm_model *draft;        /* NULL (default): none; else greedy speculative decoding:
+                               this smaller model of the same vocabulary proposes
+                               draft_tokens tokens at a time and the model checks them
+                               in one batch, keeping those it would have chosen itself:
+                               the text is plain greedy decoding's. Greedy (temperature
+                               0) and without a grammar only. */
+  int draft_tokens;         /* tokens proposed per step with `draft` (default 4; 1..16) */
 } allm_gen_params;
 
 typedef struct {
@@ -92,6 +99,8 @@ typedef struct {
   int reused_tokens;       /* prompt tokens of a shared prefix whose KV cache was
                               reused, not decoded by this call (0: the whole prompt
                               was decoded) */
+  int drafted_tokens;      /* speculative decoding: tokens the draft proposed */
+  int accepted_tokens;     /*   and how many of them the model kept */
 } allm_stats;
 
 allm_load_params allm_load_defaults(void);

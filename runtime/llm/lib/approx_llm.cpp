@@ -149,6 +149,8 @@ int threadCount(int asked) {
 // Sampling temperatures: 0 (greedy) or within these bounds; smaller ones
 // overflow the logits (1e-38 gave garbage tokens).
 constexpr float kMinTemperature = 1e-3f, kMaxTemperature = 100.f;
+// Speculative decoding: tokens a draft proposes per step.
+constexpr int kDefaultDraftTokens = 4, kMaxDraftTokens = 16;
 
 // GBNF groups nested deeper than this are refused before llama.cpp parses
 // them (its recursive parser overflowed the stack at 20,000 levels).
@@ -334,6 +336,8 @@ std::string memoKey(const allm_model *m, const char *prompt, const allm_gen_para
                     "|temp=" + std::to_string(p.temperature) +
                     "|seed=" + std::to_string(p.seed) + "|bos=" + std::to_string(p.add_bos) +
                     "|prefix=" + std::to_string(p.prefix_bytes) +
+                    (p.draft ? "|draft=" + p.draft->identity + "," + std::to_string(p.draft_tokens)
+                             : std::string()) +
                     "|grammar=" + (p.grammar ? p.grammar : "") + "|stop=";
   for (int i = 0; i < p.n_stop; i++)
     key += std::to_string(strlen(p.stop[i])) + ":" + p.stop[i];
@@ -433,6 +437,118 @@ llama_token greedyToken(allm_model *m, llama_sampler *grammar, double *prob) {
   return arr.data[best].id;
 }
 
+// Decodes `tokens` at positions pos, pos+1, ... of sequence 0 with the logits
+// of every one kept (llama_get_logits_ith(ctx, i) for tokens[i]).
+bool decodeWithLogits(allm_model *m, const std::vector<llama_token> &tokens, llama_pos pos) {
+  llama_batch b = llama_batch_init((int32_t)tokens.size(), 0, 1);
+  for (size_t i = 0; i < tokens.size(); i++) {
+    b.token[i] = tokens[i];
+    b.pos[i] = pos + (llama_pos)i;
+    b.n_seq_id[i] = 1;
+    b.seq_id[i][0] = 0;
+    b.logits[i] = 1;
+  }
+  b.n_tokens = (int32_t)tokens.size();
+  int rc = llama_decode(m->ctx, b);
+  llama_batch_free(b);
+  if (rc != 0)
+    return fail("llama_decode failed (%d): %s", rc, llamaError().c_str()), false;
+  return true;
+}
+
+// The most likely next token after the i-th token of the last batch (-1: its last).
+llama_token argmaxAt(allm_model *m, int i) {
+  const float *logits = llama_get_logits_ith(m->ctx, i);
+  int n = llama_vocab_n_tokens(m->vocab);
+  return (llama_token)(std::max_element(logits, logits + n) - logits);
+}
+
+// Whether `draft` can draft for `m`: the same vocabulary (size, special
+// tokens and every token's text), so that a token id means the same to both.
+bool sameVocabulary(const allm_model *m, const allm_model *draft) {
+  int n = llama_vocab_n_tokens(m->vocab);
+  if (llama_vocab_n_tokens(draft->vocab) != n || llama_vocab_bos(m->vocab) != llama_vocab_bos(draft->vocab) ||
+      llama_vocab_eos(m->vocab) != llama_vocab_eos(draft->vocab))
+    return false;
+  for (llama_token t = 0; t < n; t++)
+    if (strcmp(llama_vocab_get_text(m->vocab, t), llama_vocab_get_text(draft->vocab, t)) != 0)
+      return false;
+  return true;
+}
+
+// Appends token t to a generation: false when it ends it (an end token, a
+// stop string, max_new_tokens reached).
+bool emit(allm_model *m, const allm_gen_params &p, llama_token t, std::string &text,
+          allm_stats &s) {
+  if (llama_vocab_is_eog(m->vocab, t))
+    return false;
+  s.generated_tokens++;
+  text += piece(m, t);
+  size_t cut = std::string::npos;
+  for (int k = 0; k < p.n_stop; k++)
+    if (p.stop[k] && *p.stop[k])
+      cut = std::min(cut, text.find(p.stop[k]));
+  if (cut != std::string::npos) {
+    text.resize(cut);
+    return false;
+  }
+  return s.generated_tokens < p.max_new_tokens;
+}
+
+// Greedy speculative decoding after a prompt of `promptTokens` tokens that
+// both `m` (whose logits for the next token are current) and the draft have
+// read: each step the draft proposes up to p.draft_tokens tokens after the
+// last verified one, `m` decodes them in one batch, and the tokens `m` would
+// itself have chosen are kept up to the first difference, whose place `m`'s
+// own token takes. The text is plain greedy decoding's.
+bool speculate(allm_model *m, const allm_gen_params &p, size_t promptTokens, std::string &text,
+               allm_stats &s) {
+  allm_model *d = p.draft;
+  llama_memory_t memM = llama_get_memory(m->ctx), memD = llama_get_memory(d->ctx);
+  llama_pos pos = (llama_pos)promptTokens; // where the verified token `cur` goes
+  double prob = 0;
+  llama_token cur = greedyToken(m, nullptr, &prob);
+  s.first_token_prob = prob;
+  std::vector<llama_token> pending{cur}; // verified tokens the draft has not read
+  while (emit(m, p, cur, text, s)) {
+    // The draft reads what it has not read yet and proposes k tokens.
+    int k = std::min(p.draft_tokens, p.max_new_tokens - s.generated_tokens);
+    std::vector<llama_token> batch{cur};
+    for (int j = 0; j < k; j++) {
+      if (!decodeAll(d, pending))
+        return false;
+      batch.push_back(argmaxAt(d, -1));
+      pending.assign(1, batch.back());
+    }
+    // The draft's cache now ends with batch[k - 1]; batch[k] is pending.
+    if (!decodeWithLogits(m, batch, pos))
+      return false;
+    s.drafted_tokens += k;
+    int accepted = 0;
+    llama_token next = argmaxAt(m, 0);
+    while (accepted < k && next == batch[accepted + 1] && emit(m, p, next, text, s)) {
+      accepted++;
+      next = argmaxAt(m, accepted);
+    }
+    if (accepted < k && next == batch[accepted + 1]) // a kept draft token ended the text
+      return s.accepted_tokens += accepted + 1, true;
+    s.accepted_tokens += accepted;
+    // Keep cur and the accepted tokens; `next` is the new cur.
+    pos += accepted + 1;
+    if (!llama_memory_seq_rm(memM, 0, pos, -1))
+      return fail("cannot trim the KV cache after a draft"), false;
+    if (accepted < k) {
+      if (!llama_memory_seq_rm(memD, 0, pos, -1))
+        return fail("cannot trim the draft's KV cache"), false;
+      pending.assign(1, next);
+    } else {
+      pending = {batch[k], next};
+    }
+    cur = next;
+  }
+  return true;
+}
+
 // The real generation; fills `text` and `s`.
 bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::string &text,
               allm_stats &s) {
@@ -446,6 +562,11 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
            false;
   if (tokens.empty())
     return fail("empty prompt"), false;
+  if (p.draft && (int)tokens.size() + p.max_new_tokens > contextSize(p.draft))
+    return fail("prompt of %zu tokens plus %d new tokens exceeds the draft model's context of "
+                "%d tokens",
+                tokens.size(), p.max_new_tokens, contextSize(p.draft)),
+           false;
   llama_sampler *grammar = nullptr;
   if (p.grammar && *p.grammar) {
     grammar = llama_sampler_init_grammar(m->vocab, p.grammar, "root");
@@ -470,12 +591,19 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   bool ok = startFrom(m, tokens, n, reused);
   std::vector<llama_token> rest(tokens.begin() + n, tokens.end());
   ok = ok && decodeAll(m, rest);
+  if (ok && p.draft) { // the draft reads the prompt too (its own shared prefix kept)
+    size_t draftReused = 0;
+    std::vector<llama_token> draftRest(tokens.begin() + n, tokens.end());
+    ok = startFrom(p.draft, tokens, n, draftReused) && decodeAll(p.draft, draftRest);
+  }
   double t1 = now();
   s.prompt_tokens = (int)tokens.size();
   s.reused_tokens = (int)reused;
   s.prompt_seconds = t1 - t0;
   text.clear();
-  for (int i = 0; ok && i < p.max_new_tokens; i++) {
+  if (ok && p.draft)
+    ok = speculate(m, p, tokens.size(), text, s);
+  for (int i = 0; ok && !p.draft && i < p.max_new_tokens; i++) {
     double prob = 0;
     llama_token t;
     if (chain) {
@@ -559,6 +687,8 @@ allm_gen_params allm_gen_defaults(void) {
   p.grammar = nullptr;
   p.add_bos = 1;
   p.prefix_bytes = 0;
+  p.draft = nullptr;
+  p.draft_tokens = kDefaultDraftTokens;
   return p;
 }
 
@@ -653,6 +783,19 @@ static int generateUnguarded(allm_model *m, const char *prompt, const allm_gen_p
     return fail("n_stop %d without stop strings", p.n_stop);
   if (p.grammar && *p.grammar && !checkGrammar(p.grammar))
     return -1;
+  if (p.draft) {
+    if (p.draft == m || p.draft->params.embeddings)
+      return fail("a draft model must be another model loaded for generation");
+    if (p.temperature != 0 || (p.grammar && *p.grammar))
+      return fail("speculative decoding (a draft model) is greedy and without a grammar: "
+                  "temperature must be 0 and grammar unset");
+    if (p.draft_tokens < 1 || p.draft_tokens > kMaxDraftTokens)
+      return fail("draft_tokens must be 1 to %d (got %d)", kMaxDraftTokens, p.draft_tokens);
+    if (!sameVocabulary(m, p.draft))
+      return fail("draft model '%s' does not share the vocabulary of '%s' (token ids would "
+                  "mean different text)",
+                  p.draft->path.c_str(), m->path.c_str());
+  }
   clearLlamaErrors();
   if (p.prefix_bytes < 0 || (size_t)p.prefix_bytes > strlen(prompt))
     return fail("prefix_bytes %d is not within the prompt's %zu bytes", p.prefix_bytes,

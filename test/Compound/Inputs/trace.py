@@ -14,6 +14,13 @@
                                         others to their kernel's tool)
   trace.py route TRACE T LOW HIGH       checks model selection by state: model
                                         HIGH where confidence >= T, else LOW
+  trace.py cascade TRACE T NEED EXACT_MODEL EXACT_ANSWERS ANSWERS
+                                        checks the cascade: every answer checked,
+                                        escalated exactly where its first-token
+                                        probability is below T (or, NEED = 1, it
+                                        is not in the passages), escalated ones
+                                        answered by EXACT_MODEL with the exact
+                                        build's answers, the others kept
 """
 import sys
 
@@ -60,3 +67,20 @@ elif cmd == "route":
     used = sorted({r["model"] for r in rows})
     print("routed by state:", "yes" if not bad else f"no {bad}")
     print("models used:", " ".join(used))
+elif cmd == "cascade":
+    rows = read(sys.argv[2])
+    t, need, exact_model = float(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
+    exact = open(sys.argv[6], encoding="utf-8").read().splitlines()
+    answers = open(sys.argv[7], encoding="utf-8").read().splitlines()
+    checked = [r for r in rows if "checked" in r]
+    want = [float(r["checked_p1"]) < t or (need and r["checked_in_passages"] == "0")
+            for r in checked]
+    rule = all((r["escalated"] == "1") == w for r, w in zip(checked, want))
+    escalated = [i for i, r in enumerate(rows) if r.get("escalated") == "1"]
+    exact_ok = all(rows[i]["model"] == exact_model and answers[i] == exact[i] for i in escalated)
+    kept_ok = all(rows[i]["model"] == rows[i]["checked"] for i, r in enumerate(rows)
+                  if r.get("escalated") == "0")
+    print(f"cascade: {len(checked)} of {len(rows)} checked, {len(escalated)} escalated; "
+          f"as the rule says: {'yes' if rule else 'no'}; escalated answers are the exact "
+          f"model's: {'yes' if exact_ok else 'no'}; accepted answers kept: "
+          f"{'yes' if kept_ok else 'no'}")
