@@ -400,7 +400,7 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   g.n_stop = 2;
   g.grammar = grammar;
   g.prefix_bytes = prefix_bytes;
-  g.draft = m == 0 ? rag_draft : 0;
+  g.draft = m == 0 && !grammar ? rag_draft : 0; /* speculative decoding is greedy, no grammar */
   rag_model_uses[m]++;
   rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
