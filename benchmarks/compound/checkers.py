@@ -15,8 +15,9 @@ of a cheap answer, all known before the exact model runs:
                as the scorer normalises; costs that model's call),
 each scored by its AUROC (right vs wrong cheap answers; 0.5 = no better than
 chance) on the questions given. For p1 the cascade's curve follows: at each
-threshold of accept_probability, the share escalated, the cascade's accuracy
-(a cheap answer where accepted, else the exact model's) and its LLM time
+threshold of accept_probability (1: every answer escalated), the share
+escalated, the cascade's accuracy (a cheap answer where accepted, else the
+exact model's) and its LLM time
 relative to the exact model's (the cheap call always, the exact call when
 escalated; times as measured when first computed). Plain model selection at
 the same escalation share routes questions at random (its expected accuracy
@@ -37,8 +38,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from compound import env_paths  # noqa: E402  (scripts/paths.sh's folders)
-from premise import PASSAGES, run, wilson  # noqa: E402  (build_prompt's decisions; helpers)
+from premise import PASSAGES, build_rag_bm25, instruct_setup, run, wilson  # noqa: E402
 
 EXACT = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 CHEAP = ["qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "gemma-3-270m-q4_k_m.gguf"]
@@ -123,7 +123,7 @@ def study(exact, cheap, others, exact_s, cheap_s):
     cheap_acc = sum(labels) / n
     curve = []
     for t in sorted(set(CURVE + THRESHOLDS)):
-        esc = [c["p1"] < t for c in cheap]
+        esc = [c["p1"] < t or t >= 1 for c in cheap]  # threshold 1: every answer
         right = sum(e["right"] if x else c["right"] for c, e, x in zip(cheap, exact, esc))
         share = sum(esc) / n
         curve.append({"threshold": t, "escalated": share, "accuracy": right / n,
@@ -160,13 +160,7 @@ def main():
     ap.add_argument("--memo", help="LLM memo directory (default: the cache's)")
     ap.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     args = ap.parse_args()
-    models_dir, cache, _ = env_paths()
-    build = os.environ.get("APPROX_BUILD_DIR") or os.path.join(ROOT, "build")
-    bindir = os.path.join(build, "bin")
-    for m in [args.exact] + args.cheap:
-        if not os.path.isfile(os.path.join(models_dir, m)):
-            sys.exit(f"checkers: error: {models_dir}/{m} is missing "
-                     "(scripts/fetch-instruct-models.sh fetches the instruct models)")
+    models_dir, cache, build, bindir = instruct_setup([args.exact] + args.cheap, "checkers")
     data = data_folder(cache, args.tuning, args.validation, args.evaluation)
     questions = os.path.join(data, f"questions-{args.split}.tsv")
     memo = args.memo or os.path.join(cache, "llm-memo-premise")
@@ -177,12 +171,7 @@ def main():
             questions = os.path.join(work, "questions.tsv")
             with open(questions, "w", encoding="utf-8") as f:
                 f.writelines(lines)
-        exe = os.path.join(work, "rag_bm25")
-        lib = os.path.join(build, "lib")
-        run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-runtime-table",
-             os.path.join(HERE, "rag_bm25", "rag_bm25.c"), "-I",
-             os.path.join(ROOT, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
-             f"-Wl,-rpath,{lib}", "-o", exe])
+        exe = build_rag_bm25(build, work)
         answers, seconds = {}, {}
         for m in [args.exact] + args.cheap:
             start = time.perf_counter()

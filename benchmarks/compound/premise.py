@@ -52,6 +52,30 @@ def run(cmd, **kw):
     return r
 
 
+def instruct_setup(models, who):
+    """The models folder, the cache, the build folder (APPROX_BUILD_DIR or
+    build/) and its bin/ for the scripts over the instruct models (premise,
+    checkers, speculative); `models` must be in the models folder."""
+    models_dir, cache, _ = env_paths()
+    build = os.environ.get("APPROX_BUILD_DIR") or os.path.join(ROOT, "build")
+    for m in models:
+        if not os.path.isfile(os.path.join(models_dir, m)):
+            sys.exit(f"{who}: error: {models_dir}/{m} is missing "
+                     "(scripts/fetch-instruct-models.sh fetches the instruct models)")
+    return models_dir, cache, build, os.path.join(build, "bin")
+
+
+def build_rag_bm25(build, work):
+    """rag_bm25's runtime-table build in `work` (every configuration by
+    APPROX_CONFIG); returns its path."""
+    exe, lib = os.path.join(work, "rag_bm25"), os.path.join(build, "lib")
+    run([os.path.join(build, "bin", "approx-cc"), "-O3", "--approx-runtime-table",
+         os.path.join(HERE, "rag_bm25", "rag_bm25.c"), "-I",
+         os.path.join(ROOT, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
+         f"-Wl,-rpath,{lib}", "-o", exe])
+    return exe
+
+
 def wilson(k, n, z=1.96):
     """95 % Wilson interval of k successes in n."""
     if n == 0:
@@ -75,13 +99,7 @@ def main():
     ap.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     args = ap.parse_args()
 
-    models_dir, cache, _ = env_paths()
-    build = os.environ.get("APPROX_BUILD_DIR") or os.path.join(ROOT, "build")
-    bindir = os.path.join(build, "bin")
-    for m in args.models:
-        if not os.path.isfile(os.path.join(models_dir, m)):
-            sys.exit(f"premise: error: {models_dir}/{m} is missing "
-                     "(scripts/fetch-instruct-models.sh fetches the instruct models)")
+    models_dir, cache, build, bindir = instruct_setup(args.models, "premise")
     data = os.path.join(cache, f"compound-data-{args.questions}-1-v3")
     if not os.path.isdir(data):
         log(f"building the corpus and splits into {data}")
@@ -96,12 +114,7 @@ def main():
 
 def measure(args, models_dir, bindir, build, data, questions, nq, memo, work):
     """Builds rag_bm25 in `work` and measures every model (see the module doc)."""
-    exe = os.path.join(work, "rag_bm25")
-    lib = os.path.join(build, "lib")
-    run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-runtime-table",
-         os.path.join(HERE, "rag_bm25", "rag_bm25.c"), "-I",
-         os.path.join(ROOT, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
-         f"-Wl,-rpath,{lib}", "-o", exe])
+    exe = build_rag_bm25(build, work)
 
     rows = []
     for model in args.models:

@@ -29,8 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from checkers import data_folder  # noqa: E402  (the issue-38 splits)
-from compound import env_paths  # noqa: E402
-from premise import PASSAGES, run  # noqa: E402
+from premise import PASSAGES, build_rag_bm25, instruct_setup, run  # noqa: E402
 
 MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 DRAFT = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -50,13 +49,7 @@ def main():
     ap.add_argument("--draft", default=DRAFT)
     ap.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     args = ap.parse_args()
-    models_dir, cache, _ = env_paths()
-    build = os.environ.get("APPROX_BUILD_DIR") or os.path.join(ROOT, "build")
-    bindir, lib = os.path.join(build, "bin"), os.path.join(build, "lib")
-    for m in (args.model, args.draft):
-        if not os.path.isfile(os.path.join(models_dir, m)):
-            sys.exit(f"speculative: error: {models_dir}/{m} is missing "
-                     "(scripts/fetch-instruct-models.sh fetches the instruct models)")
+    models_dir, cache, build, bindir = instruct_setup([args.model, args.draft], "speculative")
     data = data_folder(cache)
     env = {k: v for k, v in os.environ.items() if k != "APPROX_LLM_CACHE"}
     with tempfile.TemporaryDirectory(prefix="speculative-") as work:
@@ -65,11 +58,7 @@ def main():
             lines = f.readlines()[:args.questions]
         with open(questions, "w", encoding="utf-8") as f:
             f.writelines(lines)
-        exe = os.path.join(work, "rag_bm25")
-        run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-runtime-table",
-             os.path.join(HERE, "rag_bm25", "rag_bm25.c"), "-I",
-             os.path.join(ROOT, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
-             f"-Wl,-rpath,{lib}", "-o", exe])
+        exe = build_rag_bm25(build, work)
         config = os.path.join(work, "config.json")
         with open(config, "w") as f:
             json.dump({"build_prompt_decision_0": PASSAGES[args.passages],

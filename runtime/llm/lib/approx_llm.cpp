@@ -623,19 +623,7 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
     }
     if (i == 0)
       s.first_token_prob = prob;
-    if (llama_vocab_is_eog(m->vocab, t))
-      break;
-    s.generated_tokens++;
-    text += piece(m, t);
-    size_t cut = std::string::npos;
-    for (int k = 0; k < p.n_stop; k++)
-      if (p.stop[k] && *p.stop[k])
-        cut = std::min(cut, text.find(p.stop[k]));
-    if (cut != std::string::npos) {
-      text.resize(cut);
-      break;
-    }
-    if (i + 1 == p.max_new_tokens)
+    if (!emit(m, p, t, text, s))
       break;
     int rc = llama_decode(m->ctx, llama_batch_get_one(&t, 1));
     if (rc != 0)
