@@ -493,7 +493,9 @@ int main(int argc, char **argv) {
     }
   rag_args args = rag_parse_args(argc, argv,
                                  "llm_tools --passages FILE --embeddings FILE --questions FILE "
-                                 "--models DIR --output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE] [--tool NAME]\n"
+                                 "--models DIR --output FILE [--trace FILE]\n"
+                                 "                 [--qa-model FILE[,FILE...]] [--draft FILE] "
+                                 "[--tool NAME]\n"
                                  "       llm_tools --facts N",
                                  RAG_EMBEDDINGS);
   int ndocs = rag_read_passages(args.passages, PASSAGES);

@@ -256,7 +256,8 @@ int main(int argc, char **argv) {
   rag_program = "rag_bm25";
   rag_args args = rag_parse_args(argc, argv,
                                  "rag_bm25 --passages FILE --questions FILE --models DIR "
-                                 "--output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE]",
+                                 "--output FILE [--trace FILE] [--qa-model FILE[,FILE...]] "
+                                 "[--draft FILE]",
                                  0);
   int ndocs = rag_read_passages(args.passages, RANKED);
   char **qlines;

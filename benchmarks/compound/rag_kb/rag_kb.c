@@ -143,7 +143,8 @@ int main(int argc, char **argv) {
   rag_program = "rag_kb";
   rag_args args = rag_parse_args(argc, argv,
                                  "rag_kb --passages FILE --embeddings FILE --embedder DIR "
-                                 "--questions FILE --models DIR --output FILE [--trace FILE] [--qa-model FILE[,FILE...]] [--draft FILE]",
+                                 "--questions FILE --models DIR --output FILE [--trace FILE] "
+                                 "[--qa-model FILE[,FILE...]] [--draft FILE]",
                                  RAG_EMBEDDINGS | RAG_EMBEDDER);
   int ndocs = rag_read_passages(args.passages, RANKED);
   char **qlines;

@@ -467,7 +467,8 @@ llama_token argmaxAt(allm_model *m, int i) {
 // tokens and every token's text), so that a token id means the same to both.
 bool sameVocabulary(const allm_model *m, const allm_model *draft) {
   int n = llama_vocab_n_tokens(m->vocab);
-  if (llama_vocab_n_tokens(draft->vocab) != n || llama_vocab_bos(m->vocab) != llama_vocab_bos(draft->vocab) ||
+  if (llama_vocab_n_tokens(draft->vocab) != n ||
+      llama_vocab_bos(m->vocab) != llama_vocab_bos(draft->vocab) ||
       llama_vocab_eos(m->vocab) != llama_vocab_eos(draft->vocab))
     return false;
   for (llama_token t = 0; t < n; t++)
