@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <cstring>
 #include <optional>
 
 using namespace approx;
@@ -174,8 +175,70 @@ bool approx::reportUnknownAnnotationKeys(const llvm::SourceMgr &sourceMgr,
   return found;
 }
 
+bool approx::reportNonStringIteratorTypes(const llvm::SourceMgr &sourceMgr,
+                                          llvm::raw_ostream &os) {
+  llvm::StringRef text =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  bool found = false;
+  for (size_t at = text.find("linalg.generic"); at != llvm::StringRef::npos;
+       at = text.find("linalg.generic", at + 1)) {
+    // The custom form: `linalg.generic {... iterator_types = [...] ...}`
+    // (the generic form, "linalg.generic"(...) <{...}>, converts its
+    // properties with their types checked).
+    if (at > 0 && text[at - 1] == '"')
+      continue;
+    Scanner s(text.drop_front(at + strlen("linalg.generic")));
+    s.skipSpace();
+    if (s.p >= s.e || *s.p != '{')
+      continue;
+    const char *dictEnd = s.p;
+    {
+      Scanner d = s;
+      ++d.p;
+      while (d.p < d.e && d.skipValue() && d.p < d.e && *d.p == ',')
+        ++d.p;
+      dictEnd = d.p;
+    }
+    llvm::StringRef dict(s.p, dictEnd - s.p);
+    size_t key = dict.find("iterator_types");
+    if (key == llvm::StringRef::npos)
+      continue;
+    Scanner v(dict.drop_front(key + strlen("iterator_types")));
+    v.skipSpace();
+    if (v.p >= v.e || *v.p != '=')
+      continue;
+    ++v.p;
+    v.skipSpace();
+    if (v.p >= v.e || *v.p != '[')
+      continue;
+    ++v.p;
+    while (true) {
+      v.skipSpace();
+      if (v.p >= v.e || *v.p == ']')
+        break;
+      if (*v.p != '"') {
+        sourceMgr.PrintMessage(
+            os, llvm::SMLoc::getFromPointer(v.p), llvm::SourceMgr::DK_Error,
+            "'linalg.generic' iterator_types takes strings (\"parallel\", "
+            "\"reduction\") in the custom form (MLIR 22's parser reads any "
+            "other element as a string, out of bounds)");
+        found = true;
+        break;
+      }
+      v.string();
+      v.skipSpace();
+      if (v.p < v.e && *v.p == ',')
+        ++v.p;
+      else
+        break;
+    }
+  }
+  return found;
+}
+
 bool approx::reportSourceProblems(const llvm::SourceMgr &sourceMgr,
                                   llvm::raw_ostream &os) {
   return reportExcessiveNesting(sourceMgr, os) ||
-         reportUnknownAnnotationKeys(sourceMgr, os);
+         reportUnknownAnnotationKeys(sourceMgr, os) ||
+         reportNonStringIteratorTypes(sourceMgr, os);
 }

@@ -26,6 +26,14 @@ namespace approx {
 bool reportUnknownAnnotationKeys(const llvm::SourceMgr &sourceMgr,
                                  llvm::raw_ostream &os);
 
+/// Prints a located error for each custom-form `linalg.generic` whose
+/// iterator_types holds anything but strings; true if any. MLIR 22's
+/// GenericOp::parse reads every element as a string attribute unchecked
+/// (getAsValueRange<StringAttr>), so `[#approx.kind<...>]` or `[0]` reads
+/// memory out of bounds (found by fuzz/pipeline_fuzz).
+bool reportNonStringIteratorTypes(const llvm::SourceMgr &sourceMgr,
+                                  llvm::raw_ostream &os);
+
 /// The checks above and the nesting limit, on the main buffer of
 /// `sourceMgr`; true (with located errors on `os`) when the text must not
 /// be parsed.
