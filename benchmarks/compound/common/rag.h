@@ -61,9 +61,9 @@ typedef struct {
 enum { RAG_EMBEDDINGS = 1, RAG_EMBEDDER = 2 };
 
 /* --passages FILE --questions FILE --models DIR --output FILE [--trace FILE]
- * [--qa-model FILE] [--draft FILE], with --embeddings FILE where `extra` has
- * RAG_EMBEDDINGS and --embedder DIR where it has RAG_EMBEDDER (both required
- * then); anything else prints `usage` and exits with status 2. --qa-model
+ * [--qa-model FILE[,FILE...]] [--draft FILE], with --embeddings FILE where
+ * `extra` has RAG_EMBEDDINGS and --embedder DIR where it has RAG_EMBEDDER
+ * (both required then); anything else prints `usage` and exits with status 2. --qa-model
  * names files of the models folder that replace the QA models (RAG_MODEL_FILES
  * in order: the exact model, then the cheaper ones), to run the same system
  * over other models; --draft one that drafts for the exact model (greedy
