@@ -38,7 +38,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from premise import PASSAGES, build_rag_bm25, instruct_setup, run, wilson  # noqa: E402
+import corpus  # noqa: E402
+from premise import (PASSAGES, build_rag_bm25, first_questions, instruct_setup,  # noqa: E402
+                     passages_config, run, wilson)
 
 EXACT = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 CHEAP = ["qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "gemma-3-270m-q4_k_m.gguf"]
@@ -85,10 +87,7 @@ def answer_all(exe, data, questions, models_dir, model, passages, memo, work, bi
     """One model's answers with `passages` passages: per question (answer,
     right, p1, in_passages), and the run's LLM seconds (memoised calls
     charged the time they took)."""
-    config = os.path.join(work, "config.json")
-    with open(config, "w") as f:
-        json.dump({"build_prompt_decision_0": PASSAGES[passages],
-                   "build_prompt_decision_1": PASSAGES[passages]}, f)
+    config = passages_config(work, passages)
     answers, trace, detail = (os.path.join(work, f"{model}.{ext}")
                               for ext in ("txt", "trace", "detail"))
     env = dict(os.environ, APPROX_CONFIG=config, APPROX_LLM_CACHE=memo)
@@ -134,24 +133,12 @@ def study(exact, cheap, others, exact_s, cheap_s):
             "cheap_time_s": cheap_s}
 
 
-def data_folder(cache, tuning=150, validation=500, evaluation=500):
-    """The corpus folder with issue 38's splits (tuning, calibration =
-    validation, test = evaluation; seed 1), named and built as compound.py
-    does."""
-    data = os.path.join(cache, f"compound-data-{tuning}-1-v{validation}-e{evaluation}")
-    if not os.path.isfile(os.path.join(data, "corpus.json")):
-        log(f"building the corpus and splits into {data}")
-        run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", data, "--tuning",
-             str(tuning), "--validation", str(validation), "--evaluation", str(evaluation)])
-    return data
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="tuning", help="question split (default: %(default)s)")
-    ap.add_argument("--tuning", type=int, default=150)
-    ap.add_argument("--validation", type=int, default=500)
-    ap.add_argument("--evaluation", type=int, default=500)
+    ap.add_argument("--tuning", type=int, default=corpus.CERTIFY_SIZES["tuning"])
+    ap.add_argument("--validation", type=int, default=corpus.CERTIFY_SIZES["validation"])
+    ap.add_argument("--evaluation", type=int, default=corpus.CERTIFY_SIZES["evaluation"])
     ap.add_argument("--exact", default=EXACT)
     ap.add_argument("--cheap", nargs="+", default=CHEAP)
     ap.add_argument("--passages", type=int, default=2, choices=sorted(PASSAGES))
@@ -161,16 +148,12 @@ def main():
     ap.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     args = ap.parse_args()
     models_dir, cache, build, bindir = instruct_setup([args.exact] + args.cheap, "checkers")
-    data = data_folder(cache, args.tuning, args.validation, args.evaluation)
+    data = corpus.folder(cache, args.tuning, args.validation, args.evaluation)
     questions = os.path.join(data, f"questions-{args.split}.tsv")
     memo = args.memo or os.path.join(cache, "llm-memo-premise")
     with tempfile.TemporaryDirectory(prefix="checkers-") as work:
         if args.first:
-            with open(questions, encoding="utf-8") as f:
-                lines = f.readlines()[:args.first]
-            questions = os.path.join(work, "questions.tsv")
-            with open(questions, "w", encoding="utf-8") as f:
-                f.writelines(lines)
+            questions = first_questions(questions, args.first, work)
         exe = build_rag_bm25(build, work)
         answers, seconds = {}, {}
         for m in [args.exact] + args.cheap:

@@ -44,7 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, read_summaries, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
-from corpus import VALIDATION_FACTOR, split_sizes  # noqa: E402  (the splits' sizes are corpus.py's)
+import corpus  # noqa: E402  (the splits and their folders are corpus.py's)
+from corpus import VALIDATION_FACTOR, split_sizes  # noqa: E402
 
 @dataclass(frozen=True)
 class Spec:
@@ -699,16 +700,8 @@ def main():
         if not os.path.isfile(os.path.join(args.models, m + ".gguf")):
             sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
                      "(run scripts/setup.sh and scripts/models.sh)")
-    args.data = os.path.join(cache, f"compound-data-{args.questions}-{args.seed}"
-                             + (f"-p{args.passages}" if args.passages else "")
-                             + f"-v{args.sizes['validation']}-e{args.sizes['evaluation']}")
-    if not os.path.isfile(os.path.join(args.data, "corpus.json")):
-        log(f"building the corpus and question splits into {args.data}")
-        subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", args.data,
-                        "--tuning", str(args.questions), "--seed", str(args.seed),
-                        "--validation", str(args.sizes["validation"]),
-                        "--evaluation", str(args.sizes["evaluation"]),
-                        "--passages", str(args.passages)], check=True)
+    args.data = corpus.folder(cache, args.questions, args.sizes["validation"],
+                              args.sizes["evaluation"], args.seed, args.passages)
     with open(os.path.join(args.data, "corpus.json")) as f:
         args.passage_count = json.load(f)["passages"]
     work = tempfile.mkdtemp(prefix="approx-compound-")

@@ -34,6 +34,7 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import unicodedata
 
@@ -187,6 +188,33 @@ def split_sizes(tiny, tuning, validation_factor, validation=0, evaluation=0):
     validation_factor x tuning)."""
     return {"tiny": tiny, "tuning": tuning, "evaluation": evaluation or 5 * tuning,
             "validation": validation or validation_factor * tuning}
+
+
+# Issue 38's splits, large enough to certify: a tuning set, a calibration
+# (validation) set and a test (evaluation) set.
+CERTIFY_SIZES = {"tuning": 150, "validation": 500, "evaluation": 500}
+
+
+def folder(cache, tuning, validation=0, evaluation=0, seed=1, passages=0,
+           validation_factor=VALIDATION_FACTOR):
+    """The corpus folder under `cache` for these splits (sizes as
+    split_sizes gives them), built by this script when it has no corpus.json
+    yet; the one naming of corpus folders the benchmarks share."""
+    sizes = split_sizes(0, tuning, validation_factor, validation, evaluation)
+    path = os.path.join(cache, f"compound-data-{tuning}-{seed}"
+                        + (f"-p{passages}" if passages else "")
+                        + f"-v{sizes['validation']}-e{sizes['evaluation']}")
+    if not os.path.isfile(os.path.join(path, "corpus.json")):
+        print(f"corpus.py: building the corpus and question splits into {path}",
+              file=sys.stderr, flush=True)
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--out", path,
+                            "--tuning", str(tuning), "--seed", str(seed),
+                            "--validation", str(sizes["validation"]),
+                            "--evaluation", str(sizes["evaluation"]),
+                            "--passages", str(passages)])
+        if r.returncode != 0:
+            sys.exit(r.returncode)  # corpus.py said why
+    return path
 
 
 def atomic_write(path, lines):

@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from compound import env_paths  # noqa: E402  (scripts/paths.sh's folders)
+import corpus  # noqa: E402
 
 # The QA models compared: the systems' own (Gemma 3 270M, SmolLM2-135M) and
 # the instruct models of ml/models-instruct.txt.
@@ -76,6 +77,26 @@ def build_rag_bm25(build, work):
     return exe
 
 
+def passages_config(work, k):
+    """An APPROX_CONFIG file in `work` that gives rag_bm25 k passages
+    (build_prompt's decision on both sides of its threshold); its path."""
+    path = os.path.join(work, f"p{k}.json")
+    with open(path, "w") as f:
+        json.dump({"build_prompt_decision_0": PASSAGES[k],
+                   "build_prompt_decision_1": PASSAGES[k]}, f)
+    return path
+
+
+def first_questions(path, n, work):
+    """A file in `work` with the first n questions of `path`; its path."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()[:n]
+    out = os.path.join(work, "questions.tsv")
+    with open(out, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+    return out
+
+
 def wilson(k, n, z=1.96):
     """95 % Wilson interval of k successes in n."""
     if n == 0:
@@ -100,11 +121,7 @@ def main():
     args = ap.parse_args()
 
     models_dir, cache, build, bindir = instruct_setup(args.models, "premise")
-    data = os.path.join(cache, f"compound-data-{args.questions}-1-v3")
-    if not os.path.isdir(data):
-        log(f"building the corpus and splits into {data}")
-        run([sys.executable, os.path.join(HERE, "corpus.py"), "--out", data,
-             "--tuning", str(args.questions)])
+    data = corpus.folder(cache, args.questions)
     questions = os.path.join(data, f"questions-{args.split}.tsv")
     nq = sum(1 for _ in open(questions, encoding="utf-8"))
     memo = args.memo or os.path.join(cache, "llm-memo-premise")
@@ -119,11 +136,8 @@ def measure(args, models_dir, bindir, build, data, questions, nq, memo, work):
     rows = []
     for model in args.models:
         row = {"model": model, "accuracy": {}, "interval": {}, "prompt_tokens": {}}
-        for k, decision in sorted(PASSAGES.items()):
-            config = os.path.join(work, f"p{k}.json")
-            with open(config, "w") as f:
-                json.dump({"build_prompt_decision_0": decision,
-                           "build_prompt_decision_1": decision}, f)
+        for k in sorted(PASSAGES):
+            config = passages_config(work, k)
             answers = os.path.join(work, f"{model}-{k}.txt")
             env = dict(os.environ, APPROX_CONFIG=config, APPROX_LLM_CACHE=memo)
             start = time.perf_counter()

@@ -28,8 +28,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from checkers import data_folder  # noqa: E402  (the issue-38 splits)
-from premise import PASSAGES, build_rag_bm25, instruct_setup, run  # noqa: E402
+import corpus  # noqa: E402
+from premise import (PASSAGES, build_rag_bm25, first_questions, instruct_setup,  # noqa: E402
+                     passages_config, run)
 
 MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 DRAFT = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -50,20 +51,14 @@ def main():
     ap.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     args = ap.parse_args()
     models_dir, cache, build, bindir = instruct_setup([args.model, args.draft], "speculative")
-    data = data_folder(cache)
+    data = corpus.folder(cache, **corpus.CERTIFY_SIZES)
     env = {k: v for k, v in os.environ.items() if k != "APPROX_LLM_CACHE"}
     with tempfile.TemporaryDirectory(prefix="speculative-") as work:
-        questions = os.path.join(work, "questions.tsv")
-        with open(os.path.join(data, f"questions-{args.split}.tsv"), encoding="utf-8") as f:
-            lines = f.readlines()[:args.questions]
-        with open(questions, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+        questions = first_questions(os.path.join(data, f"questions-{args.split}.tsv"),
+                                    args.questions, work)
+        nq = sum(1 for _ in open(questions, encoding="utf-8"))
         exe = build_rag_bm25(build, work)
-        config = os.path.join(work, "config.json")
-        with open(config, "w") as f:
-            json.dump({"build_prompt_decision_0": PASSAGES[args.passages],
-                       "build_prompt_decision_1": PASSAGES[args.passages]}, f)
-        env["APPROX_CONFIG"] = config
+        env["APPROX_CONFIG"] = passages_config(work, args.passages)
         times = {"plain": [], "draft": []}
         answers, drafted = {}, None
         for r in range(args.rounds):
@@ -95,7 +90,7 @@ def main():
                             not w.startswith("model="))}
             log(f"bench {mode}: {out.strip()}")
     summary = {"model": args.model, "draft": args.draft, "split": args.split,
-               "questions": len(lines), "passages": args.passages, "rounds": args.rounds,
+               "questions": nq, "passages": args.passages, "rounds": args.rounds,
                "identical_answers": answers["plain"] == answers["draft"],
                "generation_s": times,
                "ratio_of_medians": statistics.median(times["draft"]) /
