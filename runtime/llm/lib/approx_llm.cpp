@@ -48,6 +48,9 @@ struct allm_model {
     std::vector<uint8_t> state;
   };
   std::list<SavedPrefix> saved;
+  // The identity of the last draft model found to share this model's
+  // vocabulary (sameVocabulary compares every token: once per draft file).
+  std::string draftChecked;
 };
 
 namespace {
@@ -594,8 +597,7 @@ bool generate(allm_model *m, const char *prompt, const allm_gen_params &p, std::
   ok = ok && decodeAll(m, rest);
   if (ok && p.draft) { // the draft reads the prompt too (its own shared prefix kept)
     size_t draftReused = 0;
-    std::vector<llama_token> draftRest(tokens.begin() + n, tokens.end());
-    ok = startFrom(p.draft, tokens, n, draftReused) && decodeAll(p.draft, draftRest);
+    ok = startFrom(p.draft, tokens, n, draftReused) && decodeAll(p.draft, rest);
   }
   double t1 = now();
   s.prompt_tokens = (int)tokens.size();
@@ -780,10 +782,11 @@ static int generateUnguarded(allm_model *m, const char *prompt, const allm_gen_p
                   "temperature must be 0 and grammar unset");
     if (p.draft_tokens < 1 || p.draft_tokens > kMaxDraftTokens)
       return fail("draft_tokens must be 1 to %d (got %d)", kMaxDraftTokens, p.draft_tokens);
-    if (!sameVocabulary(m, p.draft))
+    if (m->draftChecked != p.draft->identity && !sameVocabulary(m, p.draft))
       return fail("draft model '%s' does not share the vocabulary of '%s' (token ids would "
                   "mean different text)",
                   p.draft->path.c_str(), m->path.c_str());
+    m->draftChecked = p.draft->identity;
   }
   clearLlamaErrors();
   if (p.prefix_bytes < 0 || (size_t)p.prefix_bytes > strlen(prompt))
