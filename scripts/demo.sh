@@ -25,5 +25,5 @@ step "building"
 step "making the lower-precision model variants"
 "$root/scripts/models.sh"
 step "tuning LLM + RAG (kb): 6 tuning and 30 evaluation questions, 1,000 passages"
-python3 "$root/benchmarks/compound/compound.py" rag_kb --questions 6 --passages 1000 \
+python3 "$root/benchmarks/compound/compound.py" rag_kb --qa-models small --questions 6 --passages 1000 \
   --time-budget 150 --max-evals 40 --build "$build" --results "$build/demo-results"

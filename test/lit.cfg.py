@@ -1,6 +1,7 @@
 # -*- Python -*-
 import os
 import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -28,6 +29,13 @@ paths = subprocess.run(["bash", "-c", "source \"$1\" && echo \"$APPROX_MODELS\" 
                         "paths", os.path.join(config.approx_src_root, "scripts", "paths.sh")],
                        capture_output=True, text=True, check=True).stdout.split("\n")
 config.substitutions.append(("%models", paths[0]))
+# The compound systems' QA models in the tests: the small ones (Gemma 3 270M,
+# its requantisations, SmolLM2) in place of the instruct models that are
+# their defaults (benchmarks/compound/common/rag.h; the instruct weights are
+# not fetched by the test command).
+sys.path.insert(0, os.path.join(config.approx_src_root, "benchmarks", "compound"))
+import qa_models  # noqa: E402  (the QA model sets)
+config.substitutions.append(("%small_qa", " ".join(qa_models.qa_arg("small"))))
 # llama.cpp's headers and libraries (the sanitized engine build of
 # test/Compound/sanitized.test), and clang++ beside %cc.
 config.substitutions.append(("%llama_root", paths[3]))

@@ -13,8 +13,11 @@ on the validation questions (which the search never saw; approx-tune
 --certify: its loss is at most the level with probability 0.95); then bakes
 each level's certified pick (read from approx-tune's summary.json) into a
 deployment build and measures it for real, uncached, on the evaluation
-questions against the exact build measured in the same run (before and
-after: the baseline is their mean). Writes
+questions (or, with --timing N, on their first N; the accuracy still comes
+from all of them) against the exact build measured in the same run (before
+and after: the baseline is their mean). The QA models are the systems' own,
+the instruct models with Qwen2.5-Coder 1.5B exact, or with --qa-models small
+the small ones (qa_models.py). Writes
 benchmarks/results/compound/<system>/ (report.md, summary.json, static/ and
 dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 
@@ -25,7 +28,8 @@ tools: triage, kernels, summary, QA).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--validation-factor F | --validation N]
-                   [--evaluation N] [--delta D] [--memo DIR]
+                   [--evaluation N] [--timing N] [--delta D]
+                   [--qa-models instruct|small] [--memo DIR]
                    [--results DIR] [--report]
 """
 import argparse
@@ -45,6 +49,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from kernels import LEVELS, fmt, meets_level, read_summaries, run, write_results  # noqa: E402  (shared with the kernel benchmarks)
 import corpus  # noqa: E402  (the splits and their folders are corpus.py's)
+import qa_models  # noqa: E402  (the QA model sets)
 from corpus import VALIDATION_FACTOR, split_sizes  # noqa: E402
 
 @dataclass(frozen=True)
@@ -74,8 +79,11 @@ SYSTEMS = {
 }
 EMBEDDING_MODEL = "all-minilm-l6-v2"
 PAPER_PASSAGES = 90011
-MODELS_USED = ["gemma-3-270m-q4_k_m", "gemma-3-270m-q4_0", "gemma-3-270m-q3_k_m",
-               "gemma-3-270m-q2_k", "smollm2-135m-instruct-q4_1"]
+# The QA models of each set in words (the report's comparison with the paper).
+QA_MODELS_IN_WORDS = {
+    "instruct": "Qwen2.5-Coder 1.5B Instruct (exact) and 0.5B Instruct, Gemma 3 270M and "
+                "SmolLM2-135M",
+    "small": "Gemma 3 270M (and SmolLM2-135M)"}
 
 
 def log(msg):
@@ -107,7 +115,7 @@ class System:
         # The system's own arguments besides the passages, questions, models
         # and output.
         self.extra = (["--embeddings", os.path.join(args.data, "passages.emb")]
-                      if spec.embeddings else [])
+                      if spec.embeddings else []) + qa_models.qa_arg(args.qa_models)
         if spec.embeddings:
             embed_corpus(args)
         if spec.embedder:
@@ -117,6 +125,7 @@ class System:
         self.refdir = os.path.join(self.work, "ref")
         os.makedirs(self.refdir, exist_ok=True)
         self.results = os.path.join(args.results, name)
+        self.timing = self.timing_questions()
 
     def exe(self, tag):
         return os.path.join(self.work, tag)
@@ -129,11 +138,28 @@ class System:
              f"-Wl,-rpath,{lib}", "-o", out])
         return time.perf_counter() - start
 
-    def run_system(self, exe, split, memo, output=None, config=None):
+    def timing_questions(self):
+        """The file of the first --timing evaluation questions (in the work
+        folder), or None when --timing is 0 or not smaller than the set. The
+        evaluation set is a seeded draw, so its first N questions are a
+        seeded subsample of it."""
+        n = self.args.timing
+        if not n or n >= self.args.sizes["evaluation"]:
+            return None
+        path = os.path.join(self.work, "timing.tsv")
+        with open(os.path.join(self.args.data, f"{self.spec.questions}-evaluation.tsv"),
+                  encoding="utf-8") as f:
+            lines = f.readlines()[:n]
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(lines)
+        return path
+
+    def run_system(self, exe, split, memo, output=None, config=None, questions=None):
         """Runs the system on a question split (a runtime-table build under
-        `config`, a file, if given); returns the time, the accuracy, the QoS
-        (None before the exact accuracy of the split is known) and the
-        system's summary line."""
+        `config`, a file, if given; `questions`, a file, instead of the
+        split's questions); returns the time, the accuracy, the QoS (None
+        before the exact accuracy of the split is known) and the system's
+        summary line."""
         env = dict(os.environ)
         env.pop("APPROX_CONFIG", None)
         env.pop("APPROX_LLM_CACHE", None)
@@ -142,7 +168,8 @@ class System:
         if config:
             env["APPROX_CONFIG"] = config
         out = output or os.path.join(self.work, "answers.txt")
-        questions = os.path.join(self.args.data, f"{self.spec.questions}-{split}.tsv")
+        questions = questions or os.path.join(self.args.data,
+                                              f"{self.spec.questions}-{split}.tsv")
         r = subprocess.run([exe, "--passages", os.path.join(self.args.data, "passages.tsv"),
                             "--questions", questions, "--models", self.args.models,
                             "--output", out, *self.extra], capture_output=True, text=True,
@@ -154,6 +181,18 @@ class System:
         exact = self.exact_accuracy.get(split)
         qos = None if exact is None else float(run(score + [str(exact)]))
         return float(r.stdout.strip()), acc, qos, r.stderr.strip().splitlines()[-1]
+
+    def evaluate(self, exe):
+        """A build on the evaluation questions: its time uncached (on the
+        first --timing of them when that is fewer), its accuracy and QoS on
+        all of them (memoised when the time comes from the subsample: an
+        answer depends only on its prompt) and the timed run's summary
+        line."""
+        if not self.timing:
+            return self.run_system(exe, "evaluation", False)
+        t, _, _, line = self.run_system(exe, "evaluation", False, questions=self.timing)
+        _, acc, qos, _ = self.run_system(exe, "evaluation", True)
+        return t, acc, qos, line
 
     def tool_questions(self):
         """The tools questions of the corpus's splits, their references the
@@ -174,8 +213,11 @@ class System:
         self.exact_accuracy, self.exact_run, self.exact_eval_times = {}, {}, []
         for split, memo in (("tuning", True), ("validation", True), ("evaluation", False)):
             log(f"{self.name}: exact system on the {split} questions"
-                + (" (fills the memo)" if memo else " (uncached)"))
-            t, acc, _, self.exact_run[split] = self.run_system(self.exe("exact"), split, memo)
+                + (" (fills the memo)" if memo else " (uncached)" if not self.timing else
+                   f" (timed uncached on the first {self.args.timing})"))
+            t, acc, _, self.exact_run[split] = (
+                self.run_system(self.exe("exact"), split, memo) if memo
+                else self.evaluate(self.exe("exact")))
             self.exact_accuracy[split] = acc
             with open(os.path.join(self.refdir, f"{split}.accuracy"), "w") as f:
                 f.write(f"{acc}\n")
@@ -236,11 +278,12 @@ class System:
             exe = self.exe(f"deploy-{index}")
             self.compile(exe, f"--approx-config={path}")
             log(f"{self.name}: deployment build {index} on the evaluation questions (uncached)")
-            t, acc, qos, summary = self.run_system(exe, "evaluation", False)
+            t, acc, qos, summary = self.evaluate(exe)
             measured[cfg] = {"time_s": t, "accuracy": acc, "qos": qos, "summary": summary,
                              "config": point["config"]}
         log(f"{self.name}: exact system on the evaluation questions again (uncached)")
-        self.exact_eval_times.append(self.run_system(self.exe("exact"), "evaluation", False)[0])
+        self.exact_eval_times.append(
+            self.run_system(self.exe("exact"), "evaluation", False, questions=self.timing)[0])
         base = statistics.mean(self.exact_eval_times)
         result = {}
         for (mode, level), point in picks.items():
@@ -260,12 +303,12 @@ class System:
 
     def engine_bench(self):
         rows = []
-        for name in MODELS_USED:
+        for name in qa_models.models(self.args.qa_models):
             out = run([self.tools["approx-llm"], "bench",
-                       os.path.join(self.args.models, name + ".gguf"), "--prompt-tokens", "600",
+                       os.path.join(self.args.models, name), "--prompt-tokens", "600",
                        "--gen-tokens", "16"])
             kv = dict(w.split("=", 1) for w in out.split() if "=" in w)
-            rows.append({"model": name, "prompt_tps": float(kv["prompt_tps"]),
+            rows.append({"model": name.removesuffix(".gguf"), "prompt_tps": float(kv["prompt_tps"]),
                          "generate_tps": float(kv["generate_tps"])})
         return rows
 
@@ -289,6 +332,9 @@ class System:
         summary = {
             "system": self.name,
             "questions": {s: self.args.sizes[s] for s in ("tuning", "validation", "evaluation")},
+            "timing_questions": self.args.timing if self.timing else self.args.sizes["evaluation"],
+            "qa_models": {"set": self.args.qa_models,
+                          "files": qa_models.models(self.args.qa_models)},
             "passages": self.args.passage_count,
             "knobs": count_knobs(self.tools["approx-tune"], self.src),
             "exact_accuracy": self.exact_accuracy,
@@ -401,9 +447,9 @@ def report(s):
              + f"{s['questions']['evaluation']} evaluation questions", "",
              f"Exact system: accuracy {s['exact_accuracy']['tuning']:.3f} (tuning), "
              + (f"{s['exact_accuracy']['validation']:.3f} (validation), " if validated else "")
-             + f"{s['exact_accuracy']['evaluation']:.3f} (evaluation); evaluation set in "
-             f"{s['exact_time_s']['baseline']:.1f} s (mean of the runs before and after the "
-             "deployment builds).", "",
+             + f"{s['exact_accuracy']['evaluation']:.3f} (evaluation); "
+             + timed_set(s) + f" in {s['exact_time_s']['baseline']:.1f} s uncached (mean of the "
+             "runs before and after the deployment builds).", "",
              "| | static | dynamic | paper static | paper dynamic |", "|---|---|---|---|---|",
              f"| configuration space | {s['config_space']['static']:.4g} | "
              f"{s['config_space']['dynamic']:.4g} | - | {s['paper']['config_space']:.3g}"
@@ -463,7 +509,9 @@ def report(s):
     lines += ["", "Where the exact system's time goes (evaluation set): " + ", ".join(
         f"{k} {v:.1f} s ({100 * v / total:.1f} %)" for k, v in split.items()) + ".",
               "", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", "",
-              "Our setup against the paper's: Gemma 3 270M (and SmolLM2-135M) on a 2-core CPU "
+              "Our setup against the paper's: "
+              + QA_MODELS_IN_WORDS[s.get("qa_models", {}).get("set", "small")]
+              + " on a 2-core CPU "
               f"instead of Gemma 3 1B/4B on a GPU; {s['passages']:,} passages instead of "
               f"{PAPER_PASSAGES:,}; {s['questions']['tuning']} tuning"
               + (f", {s['questions']['validation']} validation" if validated else "")
@@ -518,6 +566,12 @@ def generalisation_gap(s):
     return sum(gaps) / len(gaps) if gaps else None
 
 
+def timed_set(s):
+    """The questions a run's times come from, in words."""
+    n, total = s.get("timing_questions", s["questions"]["evaluation"]), s["questions"]["evaluation"]
+    return "evaluation set" if n >= total else f"the first {n} evaluation questions (timed)"
+
+
 def reproduce_command(s):
     st = s["settings"]
     q = s["questions"]
@@ -533,7 +587,11 @@ def reproduce_command(s):
                else f" --validation-factor {factor}"
                if "validation" in q and factor != VALIDATION_FACTOR else "")
             + (f" --evaluation {q['evaluation']}" if q["evaluation"] != 5 * q["tuning"] else "")
-            + (f" --delta {st['delta']:g}" if st.get("delta", 0.05) != 0.05 else ""))
+            + (f" --delta {st['delta']:g}" if st.get("delta", 0.05) != 0.05 else "")
+            + (f" --timing {s['timing_questions']}"
+               if s.get("timing_questions", q["evaluation"]) < q["evaluation"] else "")
+            + (f" --qa-models {s['qa_models']['set']}"
+               if s.get("qa_models", {}).get("set", "small") != "instruct" else ""))
 
 
 def summary_md(results):
@@ -655,6 +713,14 @@ def main():
                    help="certification's error level: each level's pick has loss at most the "
                         "level with probability 1 - delta on the validation questions' "
                         "distribution (default 0.05)")
+    p.add_argument("--timing", type=int, default=0,
+                   help="time the builds uncached on the first N evaluation questions only "
+                        "(a seeded subsample; their accuracy still comes from all of them, "
+                        "with memoised LLM calls); default 0: all of them")
+    p.add_argument("--qa-models", choices=sorted(qa_models.SETS), default="instruct",
+                   help="the QA models (benchmarks/compound/qa_models.py): the systems' own, "
+                        "the instruct models (scripts/fetch-instruct-models.sh), or the small "
+                        "ones the test command fetches (default %(default)s)")
     p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
@@ -677,9 +743,9 @@ def main():
         return
     if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
             or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1
-            or args.validation < 0 or args.evaluation < 0):
+            or args.validation < 0 or args.evaluation < 0 or args.timing < 0):
         p.error("--questions, --max-evals and --validation-factor must be at least 1, "
-                "--time-budget, --passages, --validation and --evaluation not negative, "
+                "--time-budget, --passages, --validation, --evaluation and --timing not negative, "
                 "--delta within (0, 1)")
     args.sizes = split_sizes(0, args.questions, args.validation_factor, args.validation,
                              args.evaluation)
@@ -696,10 +762,11 @@ def main():
             sys.exit(f"compound.py: error: {t} not found at {path} (run scripts/build.sh)")
     args.models, args.cache, args.venv = env_paths()
     cache = args.cache
-    for m in MODELS_USED + [EMBEDDING_MODEL]:
-        if not os.path.isfile(os.path.join(args.models, m + ".gguf")):
-            sys.exit(f"compound.py: error: model {m}.gguf not in {args.models} "
-                     "(run scripts/setup.sh and scripts/models.sh)")
+    for m in qa_models.models(args.qa_models) + [EMBEDDING_MODEL + ".gguf"]:
+        if not os.path.isfile(os.path.join(args.models, m)):
+            sys.exit(f"compound.py: error: model {m} not in {args.models} (run scripts/setup.sh "
+                     "and scripts/models.sh" + (", and scripts/fetch-instruct-models.sh for the "
+                     "instruct models" if args.qa_models == "instruct" else "") + ")")
     args.data = corpus.folder(cache, args.questions, args.sizes["validation"],
                               args.sizes["evaluation"], args.seed, args.passages)
     with open(os.path.join(args.data, "corpus.json")) as f:

@@ -7,7 +7,7 @@ The premise is that more context and a larger model buy accuracy; the exact
 system should be the most accurate model with a context for which more
 passages help, and never be dominated by a configuration of its own space
 (DESIGN §15). Accuracy comes from the real system (rag_bm25's runtime-table
-build: its build_prompt knob picks 4, 2 or 1 passages, --qa-model replaces
+build: its build_prompt knob picks 2, 1 or 4 passages, --qa-model names
 the exact QA model), scored by approx-qos nq-accuracy, with LLM calls
 memoised (a greedy answer depends only on the prompt). Speed comes from
 `approx-llm bench` (median prompt and generation tokens/s), run on an idle
@@ -37,8 +37,8 @@ MODELS = ["smollm2-135m-instruct-q4_1.gguf", "gemma-3-270m-q4_k_m.gguf",
           "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
           "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"]
 # build_prompt's decision value for each passage count (rag_bm25.c:
-# 0 -> 4 passages, 2 -> 2, 3 -> 1).
-PASSAGES = {4: 0, 2: 2, 1: 3}
+# 0 -> 2 passages, the exact system's, 1 -> 1, 2 -> 4).
+PASSAGES = {2: 0, 1: 1, 4: 2}
 
 
 def log(msg):

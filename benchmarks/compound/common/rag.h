@@ -64,9 +64,9 @@ enum { RAG_EMBEDDINGS = 1, RAG_EMBEDDER = 2 };
  * [--qa-model FILE[,FILE...]] [--draft FILE], with --embeddings FILE where
  * `extra` has RAG_EMBEDDINGS and --embedder DIR where it has RAG_EMBEDDER
  * (both required then); anything else prints `usage` and exits with status 2. --qa-model
- * names files of the models folder that replace the QA models (RAG_MODEL_FILES
- * in order: the exact model, then the cheaper ones), to run the same system
- * over other models; --draft one that drafts for the exact model (greedy
+ * names the files of the models folder that are the QA models, instead of
+ * RAG_MODEL_FILES (in order: the exact model, then the cheaper ones), to run
+ * the same system over other models; --draft one that drafts for the exact model (greedy
  * speculative decoding: the same answers). */
 static rag_args rag_parse_args(int argc, char **argv, const char *usage, int extra) {
   rag_args a = {0};
@@ -310,12 +310,18 @@ static int prompt_with(int npass, const int *top, const char *question, char *bu
 
 /* ---- QA models ---------------------------------------------------------- */
 
-/* The QA models, exact first (file names in the models folder). */
+/* The QA models, exact first (file names in the models folder): the
+ * instruct models of ml/models-instruct.txt (Qwen2.5-Coder 1.5B, the exact
+ * model: the most accurate in benchmarks/results/compound/premise.md, then
+ * 0.5B), Gemma 3 270M and its Q4_0 requantisation (scripts/models.sh), and
+ * SmolLM2-135M-Instruct. --qa-model replaces them (the tests run the small
+ * models: Gemma 3 270M, its requantisations and SmolLM2). */
 enum { RAG_NMODELS = 5, RAG_ANSWER_MAX = 1024 };
 static const char *RAG_MODEL_FILES[RAG_NMODELS] = {
-    "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "gemma-3-270m-q3_k_m.gguf",
-    "gemma-3-270m-q2_k.gguf", "smollm2-135m-instruct-q4_1.gguf"};
+    "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    "gemma-3-270m-q4_k_m.gguf", "gemma-3-270m-q4_0.gguf", "smollm2-135m-instruct-q4_1.gguf"};
 static allm_model *rag_models[RAG_NMODELS];
+static int rag_nmodels = RAG_NMODELS; /* loaded: models 0 .. rag_nmodels - 1 */
 static allm_model *rag_draft; /* --draft: drafts for model 0, or NULL */
 static int rag_model_uses[RAG_NMODELS];
 static allm_stats rag_last_stats;
@@ -335,8 +341,10 @@ static allm_model *rag_load_model(const char *dir, const char *file, int embeddi
   return m;
 }
 
-/* --qa-model A[,B...]: files of the models folder replacing QA models 0, 1,
- * ... in order (the exact model first). */
+/* --qa-model A[,B...]: files of the models folder that are the QA models
+ * 0, 1, ... in order (the exact model first), instead of the defaults; the
+ * models it does not name are not loaded, and a configuration that selects
+ * one is an error (rag_generate). */
 static void rag_replace_models(const char *list) {
   char *copy = strdup(list), *save = 0;
   int m = 0;
@@ -347,13 +355,14 @@ static void rag_replace_models(const char *list) {
   }
   if (m == 0)
     die("--qa-model names no model");
+  rag_nmodels = m;
 }
 
 static void rag_load_models(const rag_args *a) {
   const char *dir = a->models;
   if (a->qa_model)
     rag_replace_models(a->qa_model);
-  for (int m = 0; m < RAG_NMODELS; m++)
+  for (int m = 0; m < rag_nmodels; m++)
     rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
   if (a->draft)
     rag_draft = rag_load_model(dir, a->draft, 0);
@@ -401,6 +410,9 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   g.grammar = grammar;
   g.prefix_bytes = prefix_bytes;
   g.draft = m == 0 && !grammar ? rag_draft : 0; /* speculative decoding is greedy, no grammar */
+  if (m >= rag_nmodels)
+    die("the configuration selects QA model %d, but --qa-model names %d model(s) (0 to %d)", m,
+        rag_nmodels, rag_nmodels - 1);
   rag_model_uses[m]++;
   rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
@@ -505,7 +517,7 @@ static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
           "reused shared prefix), generated %ld; escalations %d; models",
           allm_time_adjustment(), rag_cached, rag_calls, rag_prompt_tokens, rag_reused_tokens,
           rag_generated_tokens, rag_escalations);
-  for (int m = 0; m < RAG_NMODELS; m++)
+  for (int m = 0; m < rag_nmodels; m++)
     fprintf(stderr, " %s=%d", RAG_MODEL_FILES[m], rag_model_uses[m]);
   if (rag_draft)
     fprintf(stderr, "; draft %s: %ld tokens drafted, %ld accepted", a->draft, rag_drafted_tokens,

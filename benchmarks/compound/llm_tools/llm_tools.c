@@ -31,8 +31,8 @@
  * assign, update, lloyd's iterations; pagerank: pull, update_node,
  * pagerank's iterations; lavaMD: self_box, home_box; read from their
  * headers) and
- *  - triage:          triage model (Gemma 3 270M Q4_K_M exact, Q4_0, Q3_K_M,
- *                     Q2_K, SmolLM2-135M), or no LLM: a semantic router (the
+ *  - triage:          triage model (the QA models of common/rag.h, the
+ *                     exact one first), or no LLM: a semantic router (the
  *                     nearest triage example by embedding);
  *  - passage_words:   retrieval output: 60 words per passage (exact), 40, 25;
  *  - summarize:       summary model, or no summary (the tool's output is the

@@ -20,13 +20,16 @@
  *                    2 = idf only;
  *  - score_query:    bm25 corpus subsetting: score every k-th passage;
  *                    state: the number of query terms;
- *  - build_prompt:   context selection: 4 passages (exact), 3, 2 or 1;
+ *  - build_prompt:   context selection: 2 passages (exact), 1, or 4 (more
+ *                    context than the exact system: it answers fewer
+ *                    questions, benchmarks/results/compound/premise.md);
  *                    state: the retrieval confidence (below);
  *  - passage_words:  context truncation: each passage's first 120 words
  *                    (exact), 80, 50 or 30;
- *  - answer:         QA model selection: Gemma 3 270M Q4_K_M (exact), its
- *                    Q4_0, Q3_K_M or Q2_K requantisations, or
- *                    SmolLM2-135M-Instruct Q4_1; state: the confidence;
+ *  - answer:         QA model selection: Qwen2.5-Coder-1.5B-Instruct
+ *                    (exact), Qwen2.5-Coder-0.5B-Instruct, Gemma 3 270M
+ *                    Q4_K_M or Q4_0, or SmolLM2-135M-Instruct (common/rag.h;
+ *                    --qa-model replaces them); state: the confidence;
  *                    a safety contract (the cascade, common/cascade.h): a
  *                    cheaper model's answer is checked and, when rejected,
  *                    answered again by the exact model;
@@ -199,23 +202,19 @@ int approx_passage_words_3(void) { return 30; }
 //   thresholds_lower: [5]
 //   thresholds_upper: [95]
 //   decisions: [0, 0]
-//   decision_values: [0, 1, 2, 3]
+//   decision_values: [0, 1, 2]
 // }
 int build_prompt(const int *top, const char *question, char *buf, int cap,
                  int confidence) {
-  return prompt_with(4, top, question, buf, cap);
+  return prompt_with(2, top, question, buf, cap);
 }
 int approx_build_prompt_1(const int *top, const char *question, char *buf,
                           int cap, int confidence) {
-  return prompt_with(3, top, question, buf, cap);
+  return prompt_with(1, top, question, buf, cap);
 }
 int approx_build_prompt_2(const int *top, const char *question, char *buf,
                           int cap, int confidence) {
-  return prompt_with(2, top, question, buf, cap);
-}
-int approx_build_prompt_3(const int *top, const char *question, char *buf,
-                          int cap, int confidence) {
-  return prompt_with(1, top, question, buf, cap);
+  return prompt_with(4, top, question, buf, cap);
 }
 
 // @approx:static_transform transform_type=func_substitute knob_val=0 decision_values=[0, 1, 2, 3]

@@ -34,5 +34,7 @@ assert len(s["exact_time_s"]["evaluation"]) == 2
 assert [e["model"] for e in s["engine"]][0] == "gemma-3-270m-q4_k_m"
 assert all(e["prompt_tps"] > 0 and e["generate_tps"] > 0 for e in s["engine"])
 assert s["questions"] == {"tuning": 1, "validation": 3, "evaluation": 5}
+assert 1 <= s["timing_questions"] <= 5
+assert s["qa_models"]["set"] == "small" and s["qa_models"]["files"][0] == "gemma-3-270m-q4_k_m.gguf"
 assert 0 <= s["exact_accuracy"]["validation"] <= 1
 print(f"{name}: summary.json complete and consistent")
