@@ -29,13 +29,14 @@ tools: triage, kernels, summary, QA).
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--validation-factor F | --validation N]
                    [--evaluation N] [--timing N] [--delta D]
-                   [--qa-models instruct|small] [--memo DIR]
+                   [--qa-models instruct|small] [--memo DIR] [--work DIR [--resume]]
                    [--results DIR] [--report]
 """
 import argparse
 from dataclasses import dataclass
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -154,12 +155,14 @@ class System:
             f.writelines(lines)
         return path
 
-    def run_system(self, exe, split, memo, output=None, config=None, questions=None):
+    def run_system(self, exe, split, memo, output=None, config=None, questions=None,
+                   detail=None):
         """Runs the system on a question split (a runtime-table build under
         `config`, a file, if given; `questions`, a file, instead of the
-        split's questions); returns the time, the accuracy, the QoS (None
-        before the exact accuracy of the split is known) and the system's
-        summary line."""
+        split's questions; each question's score to `detail`, a file, if
+        given); returns the time, the accuracy, the QoS (None before the
+        exact accuracy of the split is known) and the system's summary
+        line."""
         env = dict(os.environ)
         env.pop("APPROX_CONFIG", None)
         env.pop("APPROX_LLM_CACHE", None)
@@ -177,7 +180,7 @@ class System:
         if r.returncode != 0:
             sys.exit(f"compound.py: {exe} failed:\n{r.stderr}")
         score = [self.tools["approx-qos"], self.spec.metric, out, questions]
-        acc = float(run(score))
+        acc = float(run(score + (["--detail", detail] if detail else [])))
         exact = self.exact_accuracy.get(split)
         qos = None if exact is None else float(run(score + [str(exact)]))
         return float(r.stdout.strip()), acc, qos, r.stderr.strip().splitlines()[-1]
@@ -186,13 +189,15 @@ class System:
         """A build on the evaluation questions: its time uncached (on the
         first --timing of them when that is fewer), its accuracy and QoS on
         all of them (memoised when the time comes from the subsample: an
-        answer depends only on its prompt) and the timed run's summary
-        line."""
+        answer depends only on its prompt), the timed run's summary line and
+        each question's score."""
+        detail = os.path.join(self.work, "evaluation.detail")
         if not self.timing:
-            return self.run_system(exe, "evaluation", False)
-        t, _, _, line = self.run_system(exe, "evaluation", False, questions=self.timing)
-        _, acc, qos, _ = self.run_system(exe, "evaluation", True)
-        return t, acc, qos, line
+            t, acc, qos, line = self.run_system(exe, "evaluation", False, detail=detail)
+        else:
+            t, _, _, line = self.run_system(exe, "evaluation", False, questions=self.timing)
+            _, acc, qos, _ = self.run_system(exe, "evaluation", True, detail=detail)
+        return t, acc, qos, line, read_detail(detail)
 
     def tool_questions(self):
         """The tools questions of the corpus's splits, their references the
@@ -215,9 +220,11 @@ class System:
             log(f"{self.name}: exact system on the {split} questions"
                 + (" (fills the memo)" if memo else " (uncached)" if not self.timing else
                    f" (timed uncached on the first {self.args.timing})"))
-            t, acc, _, self.exact_run[split] = (
-                self.run_system(self.exe("exact"), split, memo) if memo
-                else self.evaluate(self.exe("exact")))
+            if memo:
+                t, acc, _, self.exact_run[split] = self.run_system(self.exe("exact"), split, memo)
+            else:
+                t, acc, _, self.exact_run[split], self.exact_scores = self.evaluate(
+                    self.exe("exact"))
             self.exact_accuracy[split] = acc
             with open(os.path.join(self.refdir, f"{split}.accuracy"), "w") as f:
                 f.write(f"{acc}\n")
@@ -239,12 +246,12 @@ class System:
         evaluate = " ".join([os.path.join(HERE, "evaluate.sh"), self.tools["approx-qos"],
                              self.spec.metric, self.spec.questions, self.args.data, self.args.models, self.refdir, self.exe("table"),
                              *self.extra])
+        db = os.path.join(self.work, f"{mode}.db")
         cmd = [self.tools["approx-tune"], "--space", self.src, "-I",
                os.path.join(ROOT, "runtime", "llm", "include"), "--eval", evaluate,
                "--mode", mode, "--qos-min", "0.91", "--max-evals", str(self.args.max_evals),
                "--seed", str(self.args.seed), "--repetitions", "1", "--out", out,
-               "--db", os.path.join(self.work, f"{mode}.db"),
-               "--timeout", f"{self.timeout:.0f}",
+               "--db", db, "--timeout", f"{self.timeout:.0f}",
                # Each level's pick certified on the validation questions
                # (evaluate.sh's calibration set), memoised like the search.
                f"--certify={self.args.delta}"]
@@ -252,7 +259,11 @@ class System:
             cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
             cmd += ["--start-from", start]
-        log(f"{self.name}: tuning the {mode} space ({budget:.0f} s)")
+        resumed = self.args.resume and os.path.isfile(db)
+        if resumed:
+            cmd += ["--resume"]
+        log(f"{self.name}: tuning the {mode} space ({budget:.0f} s)"
+            + (", continuing the run stored in " + db if resumed else ""))
         env = dict(os.environ, APPROX_LLM_CACHE=self.args.memo)
         subprocess.run(cmd, check=True, env=env)
         with open(os.path.join(out, "summary.json")) as f:
@@ -278,8 +289,10 @@ class System:
             exe = self.exe(f"deploy-{index}")
             self.compile(exe, f"--approx-config={path}")
             log(f"{self.name}: deployment build {index} on the evaluation questions (uncached)")
-            t, acc, qos, summary = self.evaluate(exe)
+            t, acc, qos, summary, scores = self.evaluate(exe)
+            rel, interval = paired_relative(scores, self.exact_scores, self.args.seed)
             measured[cfg] = {"time_s": t, "accuracy": acc, "qos": qos, "summary": summary,
+                             "relative_qos": rel, "relative_qos_interval": interval,
                              "config": point["config"]}
         log(f"{self.name}: exact system on the evaluation questions again (uncached)")
         self.exact_eval_times.append(
@@ -294,7 +307,8 @@ class System:
             result.setdefault(mode, {})[level] = {
                 "speedup": base / m["time_s"], "time_s": m["time_s"],
                 "pick": point.get("pick", mode),
-                "qos": m["qos"],
+                "qos": m["qos"], "relative_qos": m["relative_qos"],
+                "relative_qos_interval": m["relative_qos_interval"],
                 "accuracy": m["accuracy"], "tuning_speedup": point["tuning_speedup"],
                 "tuning_qos": point["qos"],
                 "validation_loss": point["loss_estimate"], "loss_upper": point["loss_upper"],
@@ -353,6 +367,7 @@ class System:
             "tuning": {m: {"time_s": s["tuning_time_s"], "evaluations": s["evaluations"],
                            "failed": s["failed"], "stop_reason": s["stop_reason"]}
                        for m, s in modes.items()},
+            "exact_dominated": {m: s.get("exact_dominated", []) for m, s in modes.items()},
             "frontier": {m: [{"qos": p["qos"], "speedup": p["speedup"]} for p in s["frontier"]]
                          for m, s in modes.items()},
             "engine": engine,
@@ -374,6 +389,36 @@ class System:
 # The run-to-run spread of a whole-system run on this machine, as a fraction
 # (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
+def read_detail(path):
+    """Each question's score from an approx-qos --detail file (`q<line>
+    <score>` lines), in question order."""
+    with open(path, encoding="utf-8") as f:
+        return [float(line.split()[1]) for line in f if line.strip()]
+
+
+def paired_relative(scores, exact, seed, resamples=2000):
+    """A build's accuracy relative to the exact build's on the same
+    questions, uncapped (above 1: more accurate than exact), and its 95 %
+    paired bootstrap interval (questions resampled together, seeded); the
+    interval is None when the exact build scores 0 on every resample's
+    questions."""
+    if len(scores) != len(exact):
+        sys.exit(f"compound.py: error: {len(scores)} scores against the exact build's "
+                 f"{len(exact)}")
+    total = sum(exact)
+    rel = sum(scores) / total if total else None
+    rng, n, ratios = random.Random(seed), len(scores), []
+    for _ in range(resamples):
+        pick = [rng.randrange(n) for _ in range(n)]
+        e = sum(exact[i] for i in pick)
+        if e:
+            ratios.append(sum(scores[i] for i in pick) / e)
+    if rel is None or len(ratios) < resamples // 2:
+        return rel, None
+    ratios.sort()
+    return rel, [ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]]
+
+
 def config_key(config):
     """A configuration as one canonical JSON text."""
     return json.dumps(config, sort_keys=True)
@@ -438,6 +483,37 @@ def time_split(run_line):
     return out
 
 
+def model_seconds(run_line):
+    """LLM seconds per QA model from a system's summary line ("...; LLM
+    seconds by model a.gguf=1.2 b.gguf=0.0"); {} for runs before it was
+    reported."""
+    if "; LLM seconds by model" not in run_line:
+        return {}
+    words = run_line.split("; LLM seconds by model")[1].split()
+    return {k.removesuffix(".gguf"): float(v) for k, v in (w.split("=", 1) for w in words)}
+
+
+def where_time_goes(s):
+    """The report's table of where each timed run's time goes: the
+    phases and the LLM seconds per model, for the exact build and each
+    deployment build (none before per-model seconds were reported)."""
+    runs = [("exact", s["exact_run"]["evaluation"])]
+    for mode in ("static", "dynamic"):
+        for level in LEVELS:
+            d = s["deployment"][mode][level]
+            if d and not (mode == "dynamic" and d.get("pick") == "static"):
+                runs.append((f"{mode} <= {level} %", d["run"]))
+    if not model_seconds(runs[0][1]):
+        return []
+    lines = ["", f"Where the time goes ({timed_set(s)}, uncached):", "",
+             "| build | phases | LLM seconds by model |", "|---|---|---|"]
+    for name, line in runs:
+        phases = ", ".join(f"{k} {v:.1f} s" for k, v in time_split(line).items())
+        models = ", ".join(f"{k} {v:.1f} s" for k, v in model_seconds(line).items() if v > 0)
+        lines.append(f"| {name} | {phases} | {models or '-'} |")
+    return lines
+
+
 def report(s):
     paper = s["paper"]["speedup"]
     bound = within_bound(s["deployment"])
@@ -463,6 +539,7 @@ def report(s):
         for m in ("static", "dynamic"):
             d = s["deployment"][m][l]
             cells.append("-" if d is None else f"{d['speedup']:.2f}x (QoS {d['qos']:.3f}"
+                         + relative_text(d)
                          + (f"; validation {d['validation_qos']:.3f}"
                             if d.get("validation_qos") is not None else "")
                          + (f"; certified on the validation set: loss {d['validation_loss']:.1%}"
@@ -483,6 +560,10 @@ def report(s):
                  f"({s['tuning']['dynamic']['failed']}) | | |")
     lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.0f} s | "
                  f"{s['tuning']['dynamic']['time_s']:.0f} s | | 12 h (both) |")
+    if "exact_dominated" in s:
+        notes = [n for m in ("static", "dynamic") for n in s["exact_dominated"][m]]
+        lines += ["", "Exact configuration dominated (a frontier point more accurate than exact, "
+                  "approx-tune's check): " + ("no" if not notes else "yes: " + "; ".join(notes))]
     margin = s["settings"].get("dynamic_margin")
     certified = s["settings"].get("picks") == "certified"
     lines += ["", ("Deployment picks are certified on the validation set, which the search "
@@ -508,6 +589,7 @@ def report(s):
     total = sum(split.values())
     lines += ["", "Where the exact system's time goes (evaluation set): " + ", ".join(
         f"{k} {v:.1f} s ({100 * v / total:.1f} %)" for k, v in split.items()) + ".",
+              *where_time_goes(s),
               "", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", "",
               "Our setup against the paper's: "
               + QA_MODELS_IN_WORDS[s.get("qa_models", {}).get("set", "small")]
@@ -566,6 +648,16 @@ def generalisation_gap(s):
     return sum(gaps) / len(gaps) if gaps else None
 
 
+def relative_text(d):
+    """A deployment's uncapped accuracy relative to exact with its
+    interval, in words ('' for runs before it was measured)."""
+    if d.get("relative_qos") is None:
+        return ""
+    iv = d.get("relative_qos_interval")
+    return (f"; relative accuracy {d['relative_qos']:.3f}"
+            + (f" [{iv[0]:.3f}, {iv[1]:.3f}]" if iv else ""))
+
+
 def timed_set(s):
     """The questions a run's times come from, in words."""
     n, total = s.get("timing_questions", s["questions"]["evaluation"]), s["questions"]["evaluation"]
@@ -616,6 +708,8 @@ def summary_md(results):
         lambda r: f"{r['questions']['tuning']} / {r['questions'].get('validation', '-')} / "
                   f"{r['questions']['evaluation']}")
     row("passages", lambda r: f"{r['passages']:,}")
+    row("exact QA model", lambda r: r.get("qa_models", {}).get(
+        "files", qa_models.SMALL)[0].removesuffix(".gguf"))
     row("knobs (paper)", lambda r: f"{r['knobs']} ({r['paper']['knobs'] or '-'})")
     row("configurations static / dynamic (paper)",
         lambda r: f"{r['config_space']['static']:.3g} / {r['config_space']['dynamic']:.3g} "
@@ -722,6 +816,11 @@ def main():
                         "the instruct models (scripts/fetch-instruct-models.sh), or the small "
                         "ones the test command fetches (default %(default)s)")
     p.add_argument("--memo", help="memo folder of LLM calls (default: a fresh one per run)")
+    p.add_argument("--work", help="work folder (builds, tuning stores, answers), kept after the "
+                                  "run (default: a temporary one, removed)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the tuning runs stored in --work's stores (a run cut short; "
+                        "with the same --memo its LLM calls replay)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     p.add_argument("--report", action="store_true",
@@ -743,9 +842,11 @@ def main():
         return
     if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
             or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1
-            or args.validation < 0 or args.evaluation < 0 or args.timing < 0):
+            or args.validation < 0 or args.evaluation < 0 or args.timing < 0
+            or (args.resume and not args.work)):
         p.error("--questions, --max-evals and --validation-factor must be at least 1, "
                 "--time-budget, --passages, --validation, --evaluation and --timing not negative, "
+                "--resume needs --work, "
                 "--delta within (0, 1)")
     args.sizes = split_sizes(0, args.questions, args.validation_factor, args.validation,
                              args.evaluation)
@@ -771,7 +872,11 @@ def main():
                               args.sizes["evaluation"], args.seed, args.passages)
     with open(os.path.join(args.data, "corpus.json")) as f:
         args.passage_count = json.load(f)["passages"]
-    work = tempfile.mkdtemp(prefix="approx-compound-")
+    if args.work:
+        work = os.path.abspath(args.work)
+        os.makedirs(work, exist_ok=True)
+    else:
+        work = tempfile.mkdtemp(prefix="approx-compound-")
     args.memo = os.path.abspath(args.memo) if args.memo else os.path.join(work, "memo")
     try:
         for name in args.systems or list(SYSTEMS):
@@ -781,7 +886,8 @@ def main():
                 print(f.read())
         log(f"wrote {summary_md(args.results)}")
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -324,6 +324,7 @@ static allm_model *rag_models[RAG_NMODELS];
 static int rag_nmodels = RAG_NMODELS; /* loaded: models 0 .. rag_nmodels - 1 */
 static allm_model *rag_draft; /* --draft: drafts for model 0, or NULL */
 static int rag_model_uses[RAG_NMODELS];
+static double rag_model_seconds[RAG_NMODELS]; /* LLM time per model (memoised calls: as measured) */
 static allm_stats rag_last_stats;
 static int rag_last_in_passages; /* 1: the last answer occurs in its prompt's passages */
 
@@ -417,6 +418,7 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   rag_calls++;
   if (allm_generate(rag_models[m], prompt, &g, out, cap, &rag_last_stats) < 0)
     die("generation failed: %s", allm_last_error());
+  rag_model_seconds[m] += rag_last_stats.prompt_seconds + rag_last_stats.generate_seconds;
   rag_prompt_tokens += rag_last_stats.prompt_tokens;
   rag_reused_tokens += rag_last_stats.reused_tokens;
   rag_generated_tokens += rag_last_stats.generated_tokens;
@@ -502,7 +504,7 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
 }
 
 /* Closes the output files; the end of the summary line on stderr (tokens,
- * model use) and the time on stdout: `wall` plus the memoised calls'
+ * model use, LLM seconds per model) and the time on stdout: `wall` plus the memoised calls'
  * replayed time. */
 static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   char why[APPROX_WHY_SIZE];
@@ -522,6 +524,9 @@ static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   if (rag_draft)
     fprintf(stderr, "; draft %s: %ld tokens drafted, %ld accepted", a->draft, rag_drafted_tokens,
             rag_accepted_tokens);
+  fprintf(stderr, "; LLM seconds by model");
+  for (int m = 0; m < rag_nmodels; m++)
+    fprintf(stderr, " %s=%.3f", RAG_MODEL_FILES[m], rag_model_seconds[m]);
   fputc('\n', stderr);
   printf("%.6f\n", wall + allm_time_adjustment());
   for (int m = 0; m < RAG_NMODELS; m++)
