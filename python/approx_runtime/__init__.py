@@ -41,6 +41,7 @@ from .compiler import (PASS_PIPELINE, CompileError, WorkloadType, compile,
                        approx_opt)
 from .ml import (CompiledModule, LoadedModule, compile_to_iree, export_to_mlir,
                  export_with_config, inject_annotations, load_module)
+from .space import Space
 from .tuning import ApproxTunerInterface, create_tuner_arg_parser, tune
 from .certification import certify, loss_upper_bound
 
@@ -51,6 +52,6 @@ __all__ = [
     "PASS_PIPELINE", "WorkloadType", "CompileError", "compile", "approx_opt",
     "export_to_mlir", "export_with_config", "inject_annotations",
     "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
-    "tune", "ApproxTunerInterface", "create_tuner_arg_parser",
+    "tune", "Space", "ApproxTunerInterface", "create_tuner_arg_parser",
     "certify", "loss_upper_bound",
 ]

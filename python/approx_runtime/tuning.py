@@ -41,10 +41,11 @@ import os
 import sys
 import threading
 import time
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._files import write_atomically
+from .space import Space
 
 EvaluateFn = Callable[[Dict[str, int]], Tuple[float, float]]
 ResultCallback = Callable[[Dict[str, int], float, float], None]
@@ -127,7 +128,8 @@ def default_time_budget(default: float) -> float:
     return _env_number("TUNING_TIME_BUDGET", default)
 
 
-def tune(mlir_source: str, evaluate_fn: EvaluateFn,
+def tune(mlir_source: Union[str, Space, None] = None,
+         evaluate_fn: Optional[EvaluateFn] = None,
          accuracy_threshold: Optional[float] = None,
          time_budget: Optional[float] = None,
          database: Optional[str] = DEFAULT_DATABASE,
@@ -142,8 +144,11 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
          certify: Optional[float] = None,
          certify_bound: str = "betting",
          out_dir: Optional[str] = None,
-         timeout: Optional[float] = None) -> dict:
-    """Searches the configurations of the annotations of `mlir_source`.
+         timeout: Optional[float] = None,
+         space: Optional[Space] = None) -> dict:
+    """Searches the configurations of the annotations of `mlir_source`
+    (MLIR text), or of a Space declared in Python (approx_runtime.Space,
+    as `mlir_source` or `space=`).
 
     accuracy_threshold: minimum accuracy in [0, 1] (default
         ACCURACY_THRESHOLD, else 0.9).
@@ -195,6 +200,16 @@ def tune(mlir_source: str, evaluate_fn: EvaluateFn,
     summary.json in outputs holds each level's pick ("picks"), the held-out
     and certified results.
     """
+    if space is not None:
+        if mlir_source is not None:
+            raise TypeError("give the space to search once: mlir_source or space=")
+        mlir_source = space
+    if isinstance(mlir_source, Space):
+        filename = "<space>" if filename == "<mlir>" else filename
+        mlir_source = mlir_source.mlir()
+    elif not isinstance(mlir_source, str):
+        raise TypeError("the space to search must be MLIR text (str) or an "
+                        "approx_runtime.Space, not " + type(mlir_source).__name__)
     if not callable(evaluate_fn):
         raise TypeError("evaluate_fn must be callable: (config) -> "
                         "(time_ms, accuracy)")
