@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
-"""approx-tune against OpenTuner on synthetic spaces with known optima.
+"""approx-tune against OpenTuner and Optuna on synthetic spaces with known
+optima.
 
-For each space kind (spaces.py: 'easy', 'hard') and seed 1..N, the space
-instance generated from the seed is tuned by approx-tune's search (the
+For each space kind (spaces.py: the hand-made 'easy' and 'hard', and the
+generated families 'gen-small', 'gen-medium', 'gen-hard') and seed 1..N, the
+space instance generated from the seed is tuned by approx-tune's search (the
 library, in process through approx_runtime.tune, seeded with the seed; one
-run per budget) and by OpenTuner 0.8.8 driven as the seed's runtime drives
-it (ot_driver.py, in OpenTuner's own environment; one run of the largest
-budget, read at every budget: its search does not depend on the budget).
-Each budget counts distinct configurations measured. The result of a run
-at a budget is the ratio of the fastest configuration meeting the QoS bound
-to the optimum (1.0 = optimal; the exact configuration, always feasible,
-counts for both). Printed and written as a table: median and worst ratio
-per budget, and a one-sided Wilcoxon signed-rank test over the seeds
-(paired: both tuners see the same instances) of approx-tune being closer.
+run per budget), by OpenTuner 0.8.8 driven as the seed's runtime drives it
+(ot_driver.py, in OpenTuner's own environment) and, given --optuna-python,
+by Optuna 4.5's TPE and NSGA-II samplers (optuna_driver.py, in Optuna's own
+environment); each peer makes one run of the largest budget, read at every
+budget (their searches do not depend on the budget). Each budget counts
+distinct configurations measured. The result of a run at a budget is the
+ratio of the fastest configuration meeting the QoS bound to the optimum (1.0
+= optimal; the exact configuration, always feasible, counts for all).
+Printed and written as a table: median and worst ratio per budget and tuner,
+and per peer a one-sided Wilcoxon signed-rank test over the seeds (paired:
+the tuners see the same instances) of approx-tune being closer.
 
-usage: compare.py [--kinds easy,hard] [--seeds 10] [--budgets 50,100,200,400,1000]
-                  --opentuner-python PY [--out DIR]
-(benchmarks/tuner/run.sh sets up OpenTuner's environment and calls this.)
+usage: compare.py [--kinds easy,hard,...] [--seeds 10] [--budgets 50,100,200,400,1000]
+                  --opentuner-python PY [--optuna-python PY] [--out DIR]
+(benchmarks/tuner/run.sh sets up the peers' environments and calls this.)
 """
 import argparse
 import itertools
@@ -57,12 +61,13 @@ def run_approx_tune(space, seed, budget):
     return trace[1:]
 
 
-def run_opentuner(python, kind, seed, budget):
+def run_peer(python, driver_args, kind, seed, budget):
+    """A peer's driver (ot_driver.py, optuna_driver.py) on the space of
+    `kind` and `seed`, tuner seed `seed`: its trace of (time, qos)."""
     # In a directory of its own: OpenTuner writes opentuner.log where it runs.
-    with tempfile.TemporaryDirectory(prefix="opentuner-") as cwd:
-        out = subprocess.run([python, os.path.join(HERE, "ot_driver.py"), kind, str(seed),
-                              str(seed), str(budget)], check=True, capture_output=True,
-                             text=True, cwd=cwd)
+    with tempfile.TemporaryDirectory(prefix="tuner-peer-") as cwd:
+        out = subprocess.run([python, *driver_args, kind, str(seed), str(seed), str(budget)],
+                             check=True, capture_output=True, text=True, cwd=cwd)
     trace = []
     for line in out.stdout.splitlines():
         r = json.loads(line)
@@ -97,20 +102,40 @@ def wilcoxon_greater(diffs):
     return 0.5 * (1 - __import__("math").erf(z / 2 ** 0.5))
 
 
+# The peers: name -> (the option naming its Python, its driver's arguments),
+# and their names in the table.
+PEERS = {"opentuner": ("opentuner_python", ["ot_driver.py"]),
+         "optuna-tpe": ("optuna_python", ["optuna_driver.py", "tpe"]),
+         "optuna-nsga2": ("optuna_python", ["optuna_driver.py", "nsga2"])}
+TITLES = {"approx-tune": "approx-tune", "opentuner": "OpenTuner",
+          "optuna-tpe": "Optuna TPE", "optuna-nsga2": "Optuna NSGA-II"}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kinds", default="easy,hard")
-    p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--kinds", default=",".join(spaces.KINDS[:2] + ["gen-small", "gen-medium",
+                                                                    "gen-hard"]),
+                   help="space kinds (spaces.KINDS; default %(default)s)")
+    p.add_argument("--seeds", type=int, default=20,
+                   help="instances (and tuner seeds) 1..N per kind (default %(default)s)")
     p.add_argument("--budgets", default="50,100,200,400,1000")
     p.add_argument("--opentuner-python", required=True,
                    help="python of an environment with OpenTuner 0.8.8 (run.sh makes one)")
+    p.add_argument("--optuna-python",
+                   help="python of an environment with Optuna 4.5.0 (run.sh makes one); "
+                        "without it, no Optuna columns")
     p.add_argument("--out", help="write compare.md and compare.json here")
     args = p.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
+    kinds = args.kinds.split(",")
+    for k in kinds:
+        if k not in spaces.KINDS:
+            p.error(f"unknown space kind '{k}' (choose from {', '.join(spaces.KINDS)})")
+    peers = [n for n, (opt, _) in PEERS.items() if getattr(args, opt)]
     results = {}
     started = time.time()
-    for kind in args.kinds.split(","):
-        rows = {"approx-tune": {b: [] for b in budgets}, "opentuner": {b: [] for b in budgets}}
+    for kind in kinds:
+        rows = {t: {b: [] for b in budgets} for t in ["approx-tune"] + peers}
         optima = []
         for seed in range(1, args.seeds + 1):
             space = spaces.generate(kind, seed)
@@ -119,12 +144,14 @@ def main():
             for b in budgets:
                 trace = run_approx_tune(spaces.generate(kind, seed), seed, b)
                 rows["approx-tune"][b].append(best_ratio(trace, b, space.qos_min, optimum))
-            trace = run_opentuner(args.opentuner_python, kind, seed, max(budgets))
-            for b in budgets:
-                rows["opentuner"][b].append(best_ratio(trace, b, space.qos_min, optimum))
-            log(f"{kind} seed {seed}: approx-tune "
-                + " ".join(f"{rows['approx-tune'][b][-1]:.3f}" for b in budgets)
-                + " | opentuner " + " ".join(f"{rows['opentuner'][b][-1]:.3f}" for b in budgets)
+            for peer in peers:
+                opt, driver = PEERS[peer]
+                trace = run_peer(getattr(args, opt), [os.path.join(HERE, driver[0])] + driver[1:],
+                                 kind, seed, max(budgets))
+                for b in budgets:
+                    rows[peer][b].append(best_ratio(trace, b, space.qos_min, optimum))
+            log(f"{kind} seed {seed}: " + " | ".join(
+                f"{t} " + " ".join(f"{rows[t][b][-1]:.3f}" for b in budgets) for t in rows)
                 + f" ({time.time() - started:.0f} s)")
         results[kind] = {"optima": optima, "ratios": {t: {str(b): v for b, v in r.items()}
                                                       for t, r in rows.items()}}
@@ -138,31 +165,48 @@ def main():
             json.dump(results, f, indent=1)
 
 
+def ahead(mine, theirs):
+    """(p, verdict) of the one-sided paired test that `mine` (ratios to
+    the optimum, lower is better) is closer than `theirs`."""
+    pval = wilcoxon_greater([y - x for x, y in zip(mine, theirs)])
+    if all(abs(x - y) < 1e-12 for x, y in zip(mine, theirs)):
+        return pval, "tie"
+    return pval, "yes (p < 0.05)" if pval < 0.05 else "not significant"
+
+
 def table(results, budgets, args):
-    out = ["# approx-tune vs OpenTuner on synthetic spaces with known optima", "",
+    tuners = list(next(iter(results.values()))["ratios"])
+    peers = tuners[1:]
+    out = ["# approx-tune against " + " and ".join(TITLES[t] for t in peers)
+           + " on synthetic spaces with known optima", "",
            f"Ratio of the best configuration meeting the QoS bound to the optimum (1.000 = "
            f"optimal), over seeds 1..{args.seeds} (each seed its own space instance and tuner "
-           "seed); budgets count distinct configurations measured. p: one-sided Wilcoxon "
-           "signed-rank test (paired by seed) that approx-tune is closer. Written by "
-           "`benchmarks/tuner/run.sh` (benchmarks/tuner/compare.py).", ""]
+           "seed; the gen-* kinds are generated families, spaces.py); budgets count distinct "
+           "configurations measured. p: one-sided Wilcoxon signed-rank test (paired by seed) "
+           "that approx-tune is closer than the peer. Written by `benchmarks/tuner/run.sh` "
+           "(benchmarks/tuner/compare.py).", ""]
     for kind, r in results.items():
         s = spaces.generate(kind, 1)
-        params = len(s.parameters())
-        out += [f"## {kind}: {len(s.knobs)} knobs, {params} parameters, qos >= {s.qos_min}"
-                + (f", interacting pairs {s.pairs}" if s.pairs else ""), "",
-                "| budget | approx-tune median | approx-tune worst | OpenTuner median | "
-                "OpenTuner worst | p | ahead |", "|---|---|---|---|---|---|---|"]
+        if kind in spaces.FAMILIES:
+            f = spaces.FAMILIES[kind]
+            head = (f"## {kind}: generated, {f.knobs[0]}-{f.knobs[1]} knobs, "
+                    f"{f.thresholds[0]}-{f.thresholds[1]} thresholds each, "
+                    f"qos >= {f.qos_min[0]}-{f.qos_min[1]}")
+        else:
+            head = (f"## {kind}: {len(s.knobs)} knobs, {len(s.parameters())} parameters, "
+                    f"qos >= {s.qos_min}" + (f", interacting pairs {s.pairs}" if s.pairs else ""))
+        cols = ["budget"] + [f"{TITLES[t]} median | {TITLES[t]} worst" for t in tuners] + [
+            f"p vs {TITLES[t]} | ahead of {TITLES[t]}" for t in peers]
+        width = 1 + 2 * len(tuners) + 2 * len(peers)
+        out += [head, "", "| " + " | ".join(cols) + " |", "|" + "---|" * width]
         for b in budgets:
-            a, o = r["ratios"]["approx-tune"][str(b)], r["ratios"]["opentuner"][str(b)]
-            pval = wilcoxon_greater([y - x for x, y in zip(a, o)])
-            if all(abs(x - y) < 1e-12 for x, y in zip(a, o)):
-                ahead = "tie"
-            elif pval < 0.05:
-                ahead = "yes (p < 0.05)"
-            else:
-                ahead = "not significant"
-            out.append(f"| {b} | {statistics.median(a):.3f} | {max(a):.3f} | "
-                       f"{statistics.median(o):.3f} | {max(o):.3f} | {pval:.3g} | {ahead} |")
+            ratios = {t: r["ratios"][t][str(b)] for t in tuners}
+            cells = [str(b)] + [f"{statistics.median(ratios[t]):.3f} | {max(ratios[t]):.3f}"
+                                for t in tuners]
+            for t in peers:
+                pval, verdict = ahead(ratios["approx-tune"], ratios[t])
+                cells.append(f"{pval:.3g} | {verdict}")
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
     return "\n".join(out)
 

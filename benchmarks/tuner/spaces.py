@@ -18,8 +18,21 @@ Both are increasing in every T_j and L_j, so the optimum (least time with
 qos >= bound) is a combination of per-knob Pareto points (no other setting
 of that knob is both faster and more accurate): `optimum()` enumerates each
 knob's distinct behaviours (which decision each state gets), keeps its
-Pareto set, and searches their product exactly. Pure Python except for
-`optimum()` (numpy), so that OpenTuner's own environment can import it.
+Pareto set, and searches their product exactly by branch and bound (a
+partial combination is dropped when even the fastest points of the knobs
+left cannot beat the best time found, or when its loss alone already
+breaks the bound: losses only grow as knobs are added). Pure Python, so that
+OpenTuner's and Optuna's own environments can import it.
+
+Spaces come from `generate(kind, seed)`: the two hand-made kinds 'easy' and
+'hard' (the spaces approx-tune's search was developed on), and the generated
+families (FAMILIES: 'gen-small', 'gen-medium', 'gen-hard', and 'gen-tiny' for
+tests), whose instances vary, seed by seed, the number of knobs, thresholds
+and decision values, the states and their distribution (uniform, skewed,
+random), how each knob's sensitivity follows its state (rising, falling,
+flat, random), its share of the work, speed-up rate and loss curve, the
+interaction structure (none, a chain, random pairs) and strength, and the
+QoS bound.
 """
 
 from __future__ import annotations
@@ -144,69 +157,115 @@ class SyntheticSpace:
                     seen[per_state] = k.time_loss(list(per_state))
         return list(seen.values())
 
+    def knob_front(self, k: Knob) -> List[Tuple[float, float]]:
+        """Knob k's Pareto set as (time factor 1 - a_j + a_j T_j, L_j),
+        fastest first (so loss falls along it; the exact behaviour, factor 1
+        and loss 0, is last)."""
+        front, best_loss = [], float("inf")
+        for t, l in sorted(self.knob_behaviours(k)):
+            if l < best_loss - 1e-15:
+                front.append((1 - k.share + k.share * t, l))
+                best_loss = l
+        return front
+
     def optimum(self) -> Tuple[float, float]:
-        """(time, qos) of the fastest configuration with qos >= qos_min."""
-        import numpy as np
-        fronts = []
-        for k in self.knobs:
-            pts = sorted(self.knob_behaviours(k))
-            front, best_loss = [], float("inf")
-            for t, l in pts:
-                if l < best_loss - 1e-15:
-                    front.append((t, l))
-                    best_loss = l
-            fronts.append(np.array(front))
-        # Product of the per-knob Pareto sets, two halves joined in chunks.
-        def grid(idx):
-            ts = [1 - self.knobs[j].share + self.knobs[j].share * fronts[j][:, 0] for j in idx]
-            ls = [fronts[j][:, 1] for j in idx]
-            mesh_t = np.array(np.meshgrid(*ts, indexing="ij")).reshape(len(idx), -1)
-            mesh_l = np.array(np.meshgrid(*ls, indexing="ij")).reshape(len(idx), -1)
-            return mesh_t, mesh_l
-        half = (len(self.knobs) + 1) // 2
-        left, right = list(range(half)), list(range(half, len(self.knobs)))
-        lt, ll = grid(left)
-        rt, rl = grid(right) if right else (np.ones((0, 1)), np.zeros((0, 1)))
-        pos = {j: (0, i) for i, j in enumerate(left)}
-        pos.update({j: (1, i) for i, j in enumerate(right)})
-        best_time, best_qos = float("inf"), 1.0
-        chunk = max(1, 2_000_000 // max(1, rt.shape[1]))
-        for start in range(0, lt.shape[1], chunk):
-            sl = slice(start, start + chunk)
-            time = lt[:, sl].prod(axis=0)[:, None] * rt.prod(axis=0)[None, :]
-            L = [ll[pos[j][1], sl][:, None] if pos[j][0] == 0 else rl[pos[j][1]][None, :]
-                 for j in range(len(self.knobs))]
-            loss = sum(L)
-            for a, b in self.pairs:
-                loss = loss + self.interaction * L[a] * L[b]
-            qos = np.maximum(0.0, 1.0 - loss)
-            time = np.where(qos >= self.qos_min, time, np.inf)
-            i = np.unravel_index(np.argmin(time), time.shape)
-            if time[i] < best_time:
-                best_time, best_qos = float(time[i]), float(qos[i])
-        return best_time, best_qos
+        """(time, qos) of the fastest configuration with qos >= qos_min,
+        exactly (branch and bound over the knobs' Pareto sets)."""
+        fronts = [self.knob_front(k) for k in self.knobs]
+        n = len(fronts)
+        # fastest[j]: the least time factor the knobs j.. can reach together.
+        fastest = [1.0] * (n + 1)
+        for j in range(n - 1, -1, -1):
+            fastest[j] = fastest[j + 1] * fronts[j][0][0]
+        best = [1.0, 1.0]  # the exact configuration: time 1, qos 1
+        losses = [0.0] * n
+
+        def qos_of(j):  # QoS of knobs 0..j-1 (the rest exact), as combine() computes it
+            loss = sum(losses[:j])
+            loss += self.interaction * sum(losses[a] * losses[b] for a, b in self.pairs
+                                           if a < j and b < j)
+            return max(0.0, 1.0 - loss)
+
+        def search(j, time):
+            if j == n:
+                q = qos_of(n)
+                if q >= self.qos_min and time < best[0]:
+                    best[0], best[1] = time, q
+                return
+            for factor, loss in fronts[j]:
+                t = time * factor
+                if t * fastest[j + 1] >= best[0]:
+                    break  # the points left are slower still
+                losses[j] = loss
+                if qos_of(j + 1) < self.qos_min:
+                    continue  # more knobs only add loss
+                search(j + 1, t)
+            losses[j] = 0.0
+
+        search(0, 1.0)
+        return best[0], best[1]
+
+    def enumerate_optimum(self) -> Tuple[float, float]:
+        """The same by evaluating every configuration (tiny spaces only:
+        the tests check optimum() against it)."""
+        names = [p[0] for p in self.parameters()]
+        ranges = []
+        for name, kind, lower, upper in self.parameters():
+            ranges.append(range(lower, upper + 1))
+        best = (1.0, 1.0)
+        for values in itertools.product(*ranges):
+            config = dict(zip(names, values))
+            ok = all(config[f"{k.name}_threshold_{i}"] < config[f"{k.name}_threshold_{i + 1}"]
+                     for k in self.knobs for i in range(k.thresholds - 1))
+            if not ok:
+                continue
+            t, q = self.combine([k.time_loss(k.decisions_per_state(config)) for k in self.knobs])
+            if q >= self.qos_min and t < best[0]:
+                best = (t, q)
+        return best
+
+
+@dataclass(frozen=True)
+class Family:
+    """Ranges a generated instance draws from (inclusive)."""
+    knobs: Tuple[int, int]
+    thresholds: Tuple[int, int]
+    values: Tuple[int, int]
+    states: Tuple[int, int]
+    qos_min: Tuple[float, float]
+    interaction: Tuple[float, float]
+    upper: int = 200  # thresholds range over 0..upper
+
+
+FAMILIES = {
+    # Tiny instances whose every configuration can be evaluated (the tests).
+    "gen-tiny": Family((2, 2), (1, 1), (2, 3), (2, 3), (0.90, 0.97), (0.0, 20.0), upper=8),
+    "gen-small": Family((2, 3), (1, 2), (3, 5), (3, 6), (0.90, 0.97), (0.0, 20.0)),
+    "gen-medium": Family((3, 5), (1, 2), (3, 5), (4, 6), (0.90, 0.98), (0.0, 30.0)),
+    # The family of the hard space issue 39 tried: 5-6 knobs, interacting.
+    "gen-hard": Family((5, 6), (1, 3), (4, 5), (4, 6), (0.90, 0.98), (10.0, 40.0)),
+}
+KINDS = ["easy", "hard"] + list(FAMILIES)
 
 
 def generate(kind: str, seed: int) -> SyntheticSpace:
     """'easy': two one-threshold knobs, no interaction, qos >= 0.95.
     'hard': five knobs (19 parameters), two interacting pairs and a narrow
-    feasible region (qos >= 0.97)."""
+    feasible region (qos >= 0.97). A FAMILIES name: an instance of that
+    family drawn from the seed (generate_family)."""
+    if kind in FAMILIES:
+        return generate_family(kind, seed)
     rng = random.Random(f"{kind}-{seed}")
     if kind == "easy":
         shape, values, pairs, interaction, qos_min = [1, 1], 4, [], 0.0, 0.95
     elif kind == "hard":
         shape, values, pairs, interaction, qos_min = [2, 2, 1, 1, 1], 5, [(0, 1), (2, 3)], 25.0, 0.97
     else:
-        raise ValueError(f"unknown space kind '{kind}' (easy, hard)")
+        raise ValueError(f"unknown space kind '{kind}' ({', '.join(KINDS)})")
     knobs = []
     for j, n in enumerate(shape):
         lower, upper, S = 0, 200, 6
-        # States with room for any threshold placement: n integers below the
-        # first state, between two states, and above the last one.
-        while True:
-            states = sorted(rng.sample(range(lower + n, upper - n + 1), S))
-            if all(b - a >= n for a, b in zip(states, states[1:])):
-                break
+        states = room_for_thresholds(rng, S, n, lower, upper)
         raw = [rng.uniform(0.2, 1.0) for _ in range(S)]
         weights = [r / sum(raw) for r in raw]
         knobs.append(Knob(
@@ -216,3 +275,52 @@ def generate(kind: str, seed: int) -> SyntheticSpace:
             power=rng.uniform(1.2, 2.2),
             sensitivity=[rng.choice([0.1, 0.3, 1.0, 3.0]) for _ in range(S)]))
     return SyntheticSpace(kind, knobs, pairs, interaction, qos_min, seed)
+
+
+def room_for_thresholds(rng: random.Random, S: int, n: int, lower: int, upper: int) -> List[int]:
+    """S distinct sorted states in lower..upper with room for any placement
+    of n thresholds: n integers below the first state, between two states,
+    and above the last one."""
+    while True:
+        states = sorted(rng.sample(range(lower + n, upper - n + 1), S))
+        if all(b - a >= n for a, b in zip(states, states[1:])):
+            return states
+
+
+def generate_family(name: str, seed: int) -> SyntheticSpace:
+    """An instance of family `name` drawn from `seed` (the same seed gives
+    the same space)."""
+    f = FAMILIES[name]
+    rng = random.Random(f"{name}-{seed}")
+    nknobs = rng.randint(*f.knobs)
+    values = rng.randint(*f.values)
+    knobs = []
+    for j in range(nknobs):
+        n, S = rng.randint(*f.thresholds), rng.randint(*f.states)
+        states = room_for_thresholds(rng, S, n, 0, f.upper)
+        dist = rng.choice(["uniform", "skewed", "random"])
+        raw = ([1.0] * S if dist == "uniform" else
+               [0.5 ** i for i in rng.sample(range(S), S)] if dist == "skewed" else
+               [rng.uniform(0.2, 1.0) for _ in range(S)])
+        shape = rng.choice(["rising", "falling", "flat", "random"])
+        levels = [rng.choice([0.1, 0.3, 1.0, 3.0]) for _ in range(S)]
+        sensitivity = (sorted(levels) if shape == "rising" else
+                       sorted(levels, reverse=True) if shape == "falling" else
+                       [1.0] * S if shape == "flat" else levels)
+        knobs.append(Knob(
+            name=f"knob{j}", thresholds=n, values=list(range(values)), lower=0,
+            upper=f.upper, states=states, weights=[r / sum(raw) for r in raw],
+            share=rng.uniform(0.2, 0.9), rate=rng.uniform(0.2, 1.5),
+            loss_scale=rng.uniform(0.002, 0.03), power=rng.uniform(1.0, 2.5),
+            sensitivity=sensitivity))
+    structure = rng.choice(["none", "chain", "pairs"]) if nknobs > 1 else "none"
+    if structure == "chain":
+        pairs = [(j, j + 1) for j in range(nknobs - 1)]
+    elif structure == "pairs":
+        every = list(itertools.combinations(range(nknobs), 2))
+        pairs = sorted(rng.sample(every, rng.randint(1, max(1, nknobs // 2))))
+    else:
+        pairs = []
+    interaction = round(rng.uniform(*f.interaction), 2) if pairs else 0.0
+    qos_min = round(rng.uniform(*f.qos_min), 3)
+    return SyntheticSpace(name, knobs, pairs, interaction, qos_min, seed)
