@@ -1,5 +1,6 @@
 /*===- approx_runtime.c - the approx runtime knob table ------------------===*/
 #include "approx_runtime.h"
+#include "approx_runtime_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -69,6 +70,13 @@ static void setError(const char *fmt, ...) {
 }
 
 const char *approx_rt_last_error(void) { return lastError; }
+
+void approx_rt_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(lastError, sizeof lastError, fmt, ap);
+  va_end(ap);
+}
 
 /*--- a flat JSON object of name -> integer -------------------------------*/
 

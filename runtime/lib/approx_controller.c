@@ -1,0 +1,353 @@
+/*===- approx_controller.c - runtime adaptation on a tuned frontier ------===*
+ *
+ * approx_controller.h: the frontier (approx-tune's pareto.csv), the model
+ * of a unit's time and the choice of the next point.
+ *===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime */
+#include "approx_controller.h"
+#include "approx_runtime.h"
+#include "approx_runtime_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  double time, qos;
+  int32_t *values; /* one per parameter */
+} Point;
+
+struct approx_ctl {
+  approx_ctl_goal goal;
+  char **names;
+  size_t numParams;
+  Point *points; /* ascending time: 0 the fastest */
+  size_t numPoints;
+  size_t current;
+  long units, misses, onPoint; /* onPoint: units run on the current point */
+  double base;                 /* b: a unit's time at the most accurate point */
+  struct timespec started;
+  int running;
+};
+
+approx_ctl_goal approx_ctl_defaults(void) {
+  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1};
+  return g;
+}
+
+/*--- the frontier file ----------------------------------------------------*/
+
+static char *readAll(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    approx_rt_fail("cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  size_t got;
+  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n > APPROX_RT_MAX_CONFIG_BYTES) {
+      approx_rt_fail("cannot read '%s': larger than %d bytes", path, APPROX_RT_MAX_CONFIG_BYTES);
+      free(buf);
+      fclose(f);
+      return NULL;
+    }
+    if (n == cap) {
+      cap *= 2;
+      char *grown = realloc(buf, cap + 1);
+      if (!grown)
+        free(buf);
+      buf = grown;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf || bad) {
+    approx_rt_fail("cannot read '%s'%s", path, buf ? "" : ": out of memory");
+    free(buf);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (memchr(buf, 0, n)) {
+    approx_rt_fail("%s: a NUL byte: not a pareto.csv", path);
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+/* Splits `line` at commas in place; at most `cap` fields. */
+static size_t splitFields(char *line, char **fields, size_t cap) {
+  size_t n = 0;
+  for (char *p = line;; ++p) {
+    if (n < cap)
+      fields[n] = p;
+    ++n;
+    p = strchr(p, ',');
+    if (!p)
+      break;
+    *p = 0;
+  }
+  return n;
+}
+
+static int parseNumber(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return end != s && *end == 0 && errno == 0 && isfinite(*out);
+}
+
+static void freeController(approx_ctl *c) {
+  if (!c)
+    return;
+  for (size_t i = 0; i < c->numParams; ++i)
+    free(c->names[i]);
+  for (size_t i = 0; i < c->numPoints; ++i)
+    free(c->points[i].values);
+  free(c->names);
+  free(c->points);
+  free(c);
+}
+
+static int byTime(const void *a, const void *b) {
+  const Point *x = a, *y = b;
+  return x->time < y->time ? -1 : x->time > y->time ? 1 : (x->qos > y->qos) - (x->qos < y->qos);
+}
+
+/* Reads the frontier; 0 on success. */
+static int readFrontier(approx_ctl *c, const char *path) {
+  char *text = readAll(path);
+  if (!text)
+    return -1;
+  int rc = -1;
+  char **fields = NULL;
+  size_t line = 0, width = 0;
+  long col[6] = {-1, -1, -1, -1, -1, -1}; /* time_s qos speedup eval_time_s eval_qos eval_speedup */
+  static const char *const known[6] = {"time_s",      "qos",      "speedup",
+                                       "eval_time_s", "eval_qos", "eval_speedup"};
+  size_t firstParam = 0;
+  for (char *p = text, *next; p && *p; p = next) {
+    next = strchr(p, '\n');
+    if (next)
+      *next++ = 0;
+    ++line;
+    size_t len = strlen(p);
+    if (len && p[len - 1] == '\r')
+      p[--len] = 0;
+    if (!len)
+      continue;
+    if (!fields) { /* the header */
+      size_t n = splitFields(p, NULL, 0);
+      fields = calloc(n, sizeof *fields);
+      if (!fields)
+        goto out;
+      /* splitFields cut the line already: walk the pieces. */
+      char *f = p;
+      for (size_t i = 0; i < n; ++i, f += strlen(f) + 1)
+        fields[i] = f;
+      width = n;
+      for (size_t i = 0; i < n; ++i) {
+        int k = -1;
+        for (int j = 0; j < 6; ++j)
+          if (!strcmp(fields[i], known[j]))
+            k = j;
+        if (k >= 0) {
+          col[k] = (long)i;
+          firstParam = i + 1;
+        }
+      }
+      if (col[0] != 0 || col[1] != 1) {
+        approx_rt_fail("%s:%zu: not a pareto.csv: the header must start with time_s,qos", path,
+                       line);
+        goto out;
+      }
+      c->numParams = width - firstParam;
+      if (c->numParams == 0) {
+        approx_rt_fail("%s:%zu: the frontier has no parameters", path, line);
+        goto out;
+      }
+      c->names = calloc(c->numParams, sizeof *c->names);
+      if (!c->names)
+        goto out;
+      for (size_t i = 0; i < c->numParams; ++i) {
+        c->names[i] = strdup(fields[firstParam + i]);
+        if (!c->names[i])
+          goto out;
+        int32_t v;
+        if (c->goal.check_params && approx_rt_get(c->names[i], &v) != 0) {
+          approx_rt_fail("%s:%zu: parameter '%s' is no parameter of this program (a frontier "
+                         "of another program?)",
+                         path, line, c->names[i]);
+          goto out;
+        }
+      }
+      continue;
+    }
+    size_t n = splitFields(p, fields, width);
+    if (n != width) {
+      approx_rt_fail("%s:%zu: %zu fields, the header has %zu", path, line, n, width);
+      goto out;
+    }
+    Point pt = {0, 0, NULL};
+    int timeCol = col[3] >= 0 ? 3 : 0, qosCol = col[4] >= 0 ? 4 : 1;
+    if (!parseNumber(fields[col[timeCol]], &pt.time) || pt.time <= 0 ||
+        !parseNumber(fields[col[qosCol]], &pt.qos) || pt.qos < 0) {
+      approx_rt_fail("%s:%zu: %s and %s must be numbers, the time positive, the QoS not "
+                     "negative",
+                     path, line, known[timeCol], known[qosCol]);
+      goto out;
+    }
+    pt.values = calloc(c->numParams, sizeof *pt.values);
+    if (!pt.values)
+      goto out;
+    for (size_t i = 0; i < c->numParams; ++i) {
+      double v;
+      if (!parseNumber(fields[firstParam + i], &v) || v != floor(v) || v < INT32_MIN ||
+          v > INT32_MAX) {
+        approx_rt_fail("%s:%zu: %s = '%s' is not a 32-bit integer", path, line,
+                       c->names[i], fields[firstParam + i]);
+        free(pt.values);
+        goto out;
+      }
+      pt.values[i] = (int32_t)v;
+    }
+    Point *grown = realloc(c->points, (c->numPoints + 1) * sizeof *grown);
+    if (!grown) {
+      free(pt.values);
+      goto out;
+    }
+    c->points = grown;
+    c->points[c->numPoints++] = pt;
+  }
+  if (!fields) {
+    approx_rt_fail("%s: empty: no header, no frontier", path);
+    goto out;
+  }
+  if (c->numPoints == 0) {
+    approx_rt_fail("%s: the frontier has no points", path);
+    goto out;
+  }
+  /* Fastest first; a point no more accurate than a faster one is dropped
+   * (the file's rows should be a frontier already). */
+  qsort(c->points, c->numPoints, sizeof *c->points, byTime);
+  size_t kept = 0;
+  for (size_t i = 0; i < c->numPoints; ++i) {
+    if (kept && c->points[i].qos <= c->points[kept - 1].qos) {
+      free(c->points[i].values);
+      continue;
+    }
+    c->points[kept++] = c->points[i];
+  }
+  c->numPoints = kept;
+  rc = 0;
+out:
+  if (rc != 0 && !*approx_rt_last_error())
+    approx_rt_fail("%s: out of memory", path);
+  free(fields);
+  free(text);
+  return rc;
+}
+
+/*--- the controller ---------------------------------------------------------*/
+
+approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
+  approx_rt_fail("%s", "");
+  if (!path || !goal) {
+    approx_rt_fail("approx_ctl_open: no frontier file or no goal");
+    return NULL;
+  }
+  const approx_ctl_goal *g = goal;
+  if (!(g->target_seconds > 0) || !isfinite(g->target_seconds)) {
+    approx_rt_fail("approx_ctl_open: target_seconds = %g: give the latency goal per unit, in "
+                   "seconds (> 0)",
+                   g->target_seconds);
+    return NULL;
+  }
+  if (!(g->margin >= 0 && g->margin < 1) || !(g->smoothing > 0 && g->smoothing <= 1) ||
+      g->hold_units < 0) {
+    approx_ctl_goal d = approx_ctl_defaults();
+    approx_rt_fail("approx_ctl_open: margin must be in [0, 1) (default %g), smoothing in (0, 1] "
+                   "(default %g), hold_units >= 0 (default %d)",
+                   d.margin, d.smoothing, d.hold_units);
+    return NULL;
+  }
+  approx_ctl *c = calloc(1, sizeof *c);
+  if (!c) {
+    approx_rt_fail("approx_ctl_open: out of memory");
+    return NULL;
+  }
+  c->goal = *g;
+  if (readFrontier(c, path) != 0) {
+    freeController(c);
+    return NULL;
+  }
+  c->current = c->numPoints - 1; /* the most accurate until the machine is measured */
+  return c;
+}
+
+void approx_ctl_close(approx_ctl *c) { freeController(c); }
+
+int approx_ctl_begin(approx_ctl *c) {
+  const Point *p = &c->points[c->current];
+  for (size_t i = 0; i < c->numParams; ++i)
+    approx_rt_set(c->names[i], p->values[i]);
+  clock_gettime(CLOCK_MONOTONIC, &c->started);
+  c->running = 1;
+  return (int)c->current;
+}
+
+int approx_ctl_end(approx_ctl *c) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  double seconds = (double)(now.tv_sec - c->started.tv_sec) +
+                   1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
+  return approx_ctl_end_with(c, c->running ? seconds : 0);
+}
+
+double approx_ctl_point_relative_time(const approx_ctl *c, size_t point) {
+  return point < c->numPoints ? c->points[point].time / c->points[c->numPoints - 1].time : 0;
+}
+
+int approx_ctl_end_with(approx_ctl *c, double seconds) {
+  c->running = 0;
+  if (!(seconds >= 0) || !isfinite(seconds))
+    seconds = 0;
+  double r = approx_ctl_point_relative_time(c, c->current);
+  double observed = seconds / r;
+  c->base = c->units ? (1 - c->goal.smoothing) * c->base + c->goal.smoothing * observed
+                     : observed;
+  int missed = seconds > c->goal.target_seconds;
+  c->units++;
+  c->misses += missed;
+  c->onPoint++;
+  /* The most accurate point predicted to meet the target with the margin;
+   * the fastest when none is. */
+  double limit = (1 - c->goal.margin) * c->goal.target_seconds;
+  size_t best = 0;
+  for (size_t p = c->numPoints; p-- > 0;)
+    if (c->base * approx_ctl_point_relative_time(c, p) <= limit) {
+      best = p;
+      break;
+    }
+  if (best < c->current || (best > c->current && c->onPoint >= c->goal.hold_units)) {
+    c->current = best;
+    c->onPoint = 0;
+  }
+  return missed;
+}
+
+size_t approx_ctl_num_points(const approx_ctl *c) { return c->numPoints; }
+int approx_ctl_point(const approx_ctl *c) { return (int)c->current; }
+double approx_ctl_point_qos(const approx_ctl *c, size_t point) {
+  return point < c->numPoints ? c->points[point].qos : 0;
+}
+double approx_ctl_base_seconds(const approx_ctl *c) { return c->base; }
+long approx_ctl_units(const approx_ctl *c) { return c->units; }
+long approx_ctl_misses(const approx_ctl *c) { return c->misses; }
