@@ -126,7 +126,7 @@ class System:
         self.refdir = os.path.join(self.work, "ref")
         os.makedirs(self.refdir, exist_ok=True)
         self.results = os.path.join(args.results, name)
-        self.timing = self.timing_questions()
+        self.timing = None  # the timing subsample's file (run_all, once the questions exist)
 
     def exe(self, tag):
         return os.path.join(self.work, tag)
@@ -333,6 +333,7 @@ class System:
         self.compile(self.exe("table"), "--approx-runtime-table")
         if self.spec.questions == "tools":
             self.tool_questions()
+        self.timing = self.timing_questions()
         self.references()
         budget = self.args.time_budget
         modes = {"static": self.tune("static", budget / 3)}
@@ -389,6 +390,8 @@ class System:
 # The run-to-run spread of a whole-system run on this machine, as a fraction
 # (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
+
+
 def read_detail(path):
     """Each question's score from an approx-qos --detail file (`q<line>
     <score>` lines), in question order."""
@@ -587,10 +590,10 @@ def report(s):
         lines.append(f"| {e['model']} | {e['prompt_tps']:.0f} | {e['generate_tps']:.1f} |")
     split = time_split(s["exact_run"]["evaluation"])
     total = sum(split.values())
-    lines += ["", "Where the exact system's time goes (evaluation set): " + ", ".join(
+    lines += ["", f"Where the exact system's time goes ({timed_set(s)}): " + ", ".join(
         f"{k} {v:.1f} s ({100 * v / total:.1f} %)" for k, v in split.items()) + ".",
               *where_time_goes(s),
-              "", f"Exact run (evaluation set): `{s['exact_run']['evaluation']}`", "",
+              "", f"Exact run ({timed_set(s)}): `{s['exact_run']['evaluation']}`", "",
               "Our setup against the paper's: "
               + QA_MODELS_IN_WORDS[s.get("qa_models", {}).get("set", "small")]
               + " on a 2-core CPU "

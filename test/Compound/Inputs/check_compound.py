@@ -23,6 +23,8 @@ for m in ("static", "dynamic"):
         if dep is not None:  # None: only the exact system is certified
             assert dep["speedup"] > 0 and 0 <= dep["qos"] <= 1, dep
             assert dep["loss_upper"] <= int(l) / 100 + 1e-3, dep
+            rel, iv = dep["relative_qos"], dep["relative_qos_interval"]
+            assert rel is None or (rel >= 0 and (iv is None or iv[0] <= rel <= iv[1])), dep
         cert = json.load(open(os.path.join(d, m, "summary.json")))["certified"][l]
         assert cert["inputs"] == s["questions"]["validation"], cert
         ok = [x["speedup"] for x in s["deployment"][m].values()
