@@ -18,6 +18,12 @@ const std::vector<double> &lossLevels() {
   return levels;
 }
 
+std::string levelConfigFile(double loss) {
+  char name[32];
+  std::snprintf(name, sizeof name, "config_%g.json", loss * 100);
+  return name;
+}
+
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
                           unsigned workers, InputSet set) {
   // The exact configuration is measured first and last, and its time is
@@ -540,7 +546,8 @@ std::string Report::summaryJson() const {
            measurementJson(p.point < 0 ? holdout->baseline
                                        : holdout->frontier[size_t(p.point)],
                            holdout->baseline.time, holdout->baseline);
-    return s + ", \"config\": " + configJson(c) + "}";
+    return s + ", \"file\": " + jsonString(levelConfigFile(loss)) +
+           ", \"config\": " + configJson(c) + "}";
   };
   j += "  \"picks\": {";
   for (double loss : lossLevels())

@@ -240,11 +240,21 @@ const Evaluation &TuningRun::best(bool &certified) const {
 std::vector<std::pair<std::string, std::string>>
 TuningRun::outputFiles() const {
   bool certified;
-  return {{"best_config.json", toJson(best(certified).config)},
-          {"pareto.csv", rep.paretoCsv()},
-          {"plot.svg", rep.plotSvg()},
-          {"speedup.txt", rep.speedupTable()},
-          {"summary.json", rep.summaryJson()}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"best_config.json", toJson(best(certified).config)},
+      {"pareto.csv", rep.paretoCsv()},
+      {"plot.svg", rep.plotSvg()},
+      {"speedup.txt", rep.speedupTable()},
+      {"summary.json", rep.summaryJson()}};
+  // Each level's pick (certified where the run certifies), deployable as
+  // best_config.json is: `approx-cc --approx-config=config_3.json`.
+  for (double loss : lossLevels()) {
+    LevelPick p = rep.pick(loss);
+    const Evaluation &e = p.point < 0 ? tuned.evaluations[0]
+                                      : tuned.evaluations[tuned.frontier[size_t(p.point)]];
+    files.push_back({levelConfigFile(loss), toJson(e.config)});
+  }
+  return files;
 }
 
 } // namespace approx::tune

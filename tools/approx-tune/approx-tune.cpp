@@ -353,7 +353,10 @@ int writeOutput(StringRef name, StringRef text) {
 /// Whether an output of this run is also one of its inputs (a --start-from
 /// file in --out): said before the search rather than after it.
 bool anOutputIsAnInput() {
-  for (const char *name : kOutputFiles) {
+  std::vector<std::string> names(std::begin(kOutputFiles), std::end(kOutputFiles));
+  for (double loss : tune::lossLevels())
+    names.push_back(tune::levelConfigFile(loss));
+  for (const std::string &name : names) {
     SmallString<256> p(outDir);
     sys::path::append(p, name);
     if (approx::tools::checkNotAnInput("approx-tune", p, runInputs()))

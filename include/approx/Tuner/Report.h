@@ -22,6 +22,10 @@ namespace approx::tune {
 /// The QoS-loss levels of the speedup table (fractions).
 const std::vector<double> &lossLevels();
 
+/// The deployable configuration file of a loss level's pick ("config_3.json"
+/// for 0.03), written beside best_config.json and named in summary.json.
+std::string levelConfigFile(double loss);
+
 /// The frontier re-measured on the evaluation set: baseline first, then one
 /// measurement per frontier point (same order as TuneResult::frontier).
 struct Holdout {
