@@ -17,6 +17,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -594,6 +595,14 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   if (failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+void dropStrayLifetimeMarkers(ModuleOp module) {
+  module.walk([](Operation *op) {
+    if (isa<LLVM::LifetimeStartOp, LLVM::LifetimeEndOp>(op) &&
+        !op->getOperand(0).getDefiningOp<LLVM::AllocaOp>())
+      op->erase();
+  });
 }
 
 } // namespace approx

@@ -149,6 +149,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
     return 1;
   if (emit == "approx")
     return print(*module);
+  approx::dropStrayLifetimeMarkers(*module);
   LLVMContext llvmCtx;
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, llvmCtx, source);

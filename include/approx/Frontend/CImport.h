@@ -37,6 +37,14 @@ mlir::OwningOpRef<mlir::ModuleOp> importCSource(mlir::MLIRContext &ctx,
                                                 llvm::StringRef path,
                                                 const CImportOptions &options);
 
+/// Erases the lifetime markers (llvm.intr.lifetime.start/end) whose pointer
+/// is not an llvm.alloca. LLVM's verifier accepts markers on allocas only,
+/// and canonicalisation's block merging can pass the allocas of two C++
+/// cleanup paths (two std::string temporaries) to one block as an argument;
+/// a marker is only a hint for stack colouring. Call before translating to
+/// LLVM IR.
+void dropStrayLifetimeMarkers(mlir::ModuleOp module);
+
 } // namespace approx
 
 #endif // APPROX_FRONTEND_CIMPORT_H
