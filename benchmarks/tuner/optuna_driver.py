@@ -35,24 +35,6 @@ import optuna  # noqa: E402
 optuna.logging.set_verbosity(logging.CRITICAL)
 
 
-def repair(space, c):
-    """Each knob's thresholds sorted and spread to be strictly ascending
-    within its bounds."""
-    for k in space.knobs:
-        names = [f"{k.name}_threshold_{i}" for i in range(k.thresholds)]
-        ts = sorted(c[n] for n in names)
-        for i in range(1, len(ts)):
-            ts[i] = max(ts[i], ts[i - 1] + 1)
-        over = ts[-1] - k.upper if ts else 0
-        if over > 0:  # shift down, keeping them strictly ascending
-            ts = [t - over for t in ts]
-            for i in range(len(ts) - 2, -1, -1):
-                ts[i] = min(ts[i], ts[i + 1] - 1)
-        for n, t in zip(names, ts):
-            c[n] = t
-    return c
-
-
 def main():
     if len(sys.argv) != 6 or sys.argv[1] not in ("tpe", "nsga2"):
         sys.exit("usage: optuna_driver.py tpe|nsga2 KIND SPACE_SEED TUNER_SEED BUDGET")
@@ -75,7 +57,7 @@ def main():
     def objective(trial):
         c = {name: trial.suggest_int(name, lower, upper)
              for name, _, lower, upper in space.parameters()}
-        key = tuple(sorted(repair(space, c).items()))
+        key = tuple(sorted(space.repair(c).items()))
         if key not in cache:
             cache[key] = space.evaluate(c)
             t, q = cache[key]

@@ -49,21 +49,6 @@ def main():
     numpy.random.seed(seed)
     cache, measured, tests = {}, [0], [0]
 
-    def repair(c):
-        for k in space.knobs:
-            names = [f"{k.name}_threshold_{i}" for i in range(k.thresholds)]
-            ts = sorted(c[n] for n in names)
-            for i in range(1, len(ts)):
-                ts[i] = max(ts[i], ts[i - 1] + 1)
-            over = ts[-1] - k.upper if ts else 0
-            if over > 0:  # shift down, keeping them strictly ascending
-                ts = [t - over for t in ts]
-                for i in range(len(ts) - 2, -1, -1):
-                    ts[i] = min(ts[i], ts[i + 1] - 1)
-            for n, t in zip(names, ts):
-                c[n] = t
-        return c
-
     class Interface(MeasurementInterface):
         def manipulator(self):
             m = ConfigurationManipulator()
@@ -75,7 +60,7 @@ def main():
             tests[0] += 1
             if tests[0] > 50 * budget:
                 raise Done()
-            c = repair(dict(desired_result.configuration.data))
+            c = space.repair(dict(desired_result.configuration.data))
             key = tuple(sorted(c.items()))
             if key not in cache:
                 if measured[0] >= budget:

@@ -97,40 +97,38 @@ class SyntheticSpace:
 
     # The annotations ----------------------------------------------------------
     def exact_config(self) -> Dict[str, int]:
-        c = {}
+        return self.as_space().exact()
+
+    def repair(self, c: Dict[str, int]) -> Dict[str, int]:
+        """Each knob's thresholds in `c` sorted and spread to be strictly
+        ascending within its bounds (the peers propose them in any order;
+        approx-tune rejects such configurations)."""
         for k in self.knobs:
-            for i, t in enumerate(self.default_thresholds(k)):
-                c[f"{k.name}_threshold_{i}"] = t
-            for i in range(k.thresholds + 1):
-                c[f"{k.name}_decision_{i}"] = 0
+            names = [f"{k.name}_threshold_{i}" for i in range(k.thresholds)]
+            ts = sorted(c[n] for n in names)
+            for i in range(1, len(ts)):
+                ts[i] = max(ts[i], ts[i - 1] + 1)
+            over = ts[-1] - k.upper if ts else 0
+            if over > 0:  # shift down, keeping them strictly ascending
+                ts = [t - over for t in ts]
+                for i in range(len(ts) - 2, -1, -1):
+                    ts[i] = min(ts[i], ts[i + 1] - 1)
+            for n, t in zip(names, ts):
+                c[n] = t
         return c
 
-    @staticmethod
-    def default_thresholds(k: Knob) -> List[int]:
-        step = (k.upper - k.lower) // (k.thresholds + 1)
-        return [k.lower + step * (i + 1) for i in range(k.thresholds)]
+    def as_space(self):
+        """The space as approx_runtime declares a Python space (its knobs
+        decision trees over their states; approx_runtime is imported here
+        only, so that the peers' environments can import this module)."""
+        import approx_runtime as ar
+        space = ar.Space()
+        for k in self.knobs:
+            space.tree(k.name, k.values, bounds=(k.lower, k.upper), thresholds=k.thresholds)
+        return space
 
     def mlir(self) -> str:
-        def arr(t, xs):
-            return f"array<{t}: {', '.join(str(x) for x in xs)}>"
-        out = ["module {",
-               "  func.func @approx_state_identity(%s: i32) -> i32 {",
-               "    return %s : i32", "  }"]
-        for k in self.knobs:
-            out += [f"  func.func @{k.name}(%s: i32) -> i32 {{", "    return %s : i32", "  }"]
-        for k in self.knobs:
-            n = k.thresholds
-            out.append(
-                '  "approx.util.annotation.decision_tree"() <{'
-                f'func_name = "{k.name}", transform_type = "loop_perforate", '
-                'state_indices = array<i64: 0>, state_function = "approx_state_identity", '
-                f'thresholds = {arr("i32", self.default_thresholds(k))}, '
-                f'thresholds_lowers = {arr("i32", [k.lower] * n)}, '
-                f'thresholds_uppers = {arr("i32", [k.upper] * n)}, '
-                f'decisions = {arr("i32", [0] * (n + 1))}, '
-                f'decision_values = {arr("i32", k.values)}}}> : () -> ()')
-        out.append("}")
-        return "\n".join(out) + "\n"
+        return self.as_space().mlir()
 
     def parameters(self) -> List[Tuple[str, str, int, int]]:
         """(name, kind, lower, upper) of every parameter, in the space's order."""
