@@ -21,6 +21,7 @@ void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   config.configPath = opts.configPath;
   config.mode = opts.mode;
   config.exact = opts.exact;
+  config.otherUnits = opts.configOtherUnits;
   pm.addPass(createConfigApprox(config));
   pm.addPass(createCloneExactApprox());
   pm.addPass(createTransformApprox());

@@ -12,6 +12,8 @@
 #include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Frontend/CImport.h"
 #include "approx/Pipeline/Pipeline.h"
+#include "approx/Tuner/Space.h"
+#include "approx/Tuner/SpaceFromMLIR.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -28,8 +30,11 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <set>
 
 using namespace llvm;
 
@@ -113,9 +118,10 @@ int writeText(StringRef path, StringRef text) {
   return approx::tools::writeText("approx-cc", path, text);
 }
 
-/// Compiles one source file; returns 0 and, unless an -emit stage printed,
-/// the path of the object in `object`.
-int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
+/// Imports one source file (annotated unless -emit=mlir); null on error
+/// (reported).
+mlir::OwningOpRef<mlir::ModuleOp> importSource(mlir::MLIRContext &ctx,
+                                               StringRef source) {
   approx::CImportOptions importOptions;
   importOptions.clangPath = clangPath;
   importOptions.annotate = emit != "mlir";
@@ -126,10 +132,52 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
     importOptions.clangArgs.push_back("-D" + d);
   if (!standard.empty())
     importOptions.clangArgs.push_back("-std=" + standard);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      approx::importCSource(ctx, source, importOptions);
-  if (!module)
+  return approx::importCSource(ctx, source, importOptions);
+}
+
+/// With several source files, the configuration is the whole program's: each
+/// of its names must be a parameter of one of the files (a file without
+/// knobs is no error). Returns 1 after reporting the first name none has.
+int checkProgramConfig(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> modules) {
+  approx::tune::Config values;
+  std::string error;
+  if (!approx::tune::readConfig(config, values, error))
+    return fail(error);
+  std::set<std::string> known;
+  for (const mlir::OwningOpRef<mlir::ModuleOp> &m : modules)
+    for (const approx::tune::TunableParam &p :
+         approx::tune::spaceFromAnnotations(*m).params)
+      known.insert(p.name);
+  for (const auto &[name, value] : values) {
+    if (known.count(name))
+      continue;
+    // Located at the name's first occurrence in the file.
+    auto text = MemoryBuffer::getFile(config);
+    size_t at = text ? (*text)->getBuffer().find("\"" + name + "\"") : StringRef::npos;
+    std::string where = config;
+    if (at != StringRef::npos) {
+      StringRef before = (*text)->getBuffer().take_front(at);
+      where += ":" + std::to_string(before.count('\n') + 1) + ":" +
+               std::to_string(at - (before.rfind('\n') + 1) + 1);
+    }
+    std::string list;
+    for (const std::string &k : known)
+      list += (list.empty() ? "" : ", ") + k;
+    errs() << where << ": error: unknown parameter '" << name << "': none of the "
+           << modules.size() << " source files has it; this program's parameters are: "
+           << list << "\n";
     return 1;
+  }
+  return 0;
+}
+
+/// Compiles an imported module (lowered with the other units' parameters
+/// allowed in the configuration when `programConfig`: checkProgramConfig
+/// checked them); returns 0 and, unless an -emit stage printed, the path of
+/// the object in `object`.
+int compileModule(mlir::MLIRContext &ctx, mlir::ModuleOp moduleOp, StringRef source,
+                  StringRef object, bool programConfig) {
+  mlir::OwningOpRef<mlir::ModuleOp> module(moduleOp);
   auto print = [&](mlir::ModuleOp m) {
     std::string text;
     raw_string_ostream os(text);
@@ -143,6 +191,7 @@ int compileSource(mlir::MLIRContext &ctx, StringRef source, StringRef object) {
                                exact,
                                emit == "approx" ? approx::PipelineStage::Approx
                                                 : approx::PipelineStage::LLVM};
+  opts.configOtherUnits = programConfig;
   mlir::PassManager pm(&ctx);
   approx::buildApproxPipeline(pm, opts);
   if (failed(pm.run(*module)))
@@ -229,12 +278,24 @@ int main(int argc, char **argv) {
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &ctx);
 
+  // Every source is imported first, so that a configuration is checked
+  // against the whole program before anything is compiled.
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> modules;
+  for (const std::string &src : sources) {
+    modules.push_back(importSource(ctx, src));
+    if (!modules.back())
+      return 1;
+  }
   if (!emit.empty())
-    return compileSource(ctx, sources.front(), "");
+    return compileModule(ctx, modules.front().release(), sources.front(), "", false);
+  bool programConfig = sources.size() > 1 && !config.empty();
+  if (programConfig && checkProgramConfig(modules))
+    return 1;
 
   std::vector<std::string> objects;
   std::vector<std::unique_ptr<FileRemover>> temporaries;
-  for (const std::string &src : sources) {
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string &src = sources[i];
     std::string object;
     if (compileOnly) {
       std::string path = !output.empty() ? std::string(output)
@@ -242,7 +303,8 @@ int main(int argc, char **argv) {
       if (approx::tools::checkNotAnInput("approx-cc", path, allInputs))
         return 1;
       approx::tools::StagedOutput staged(path);
-      if (int rc = compileSource(ctx, src, staged.path()))
+      if (int rc = compileModule(ctx, modules[i].release(), src, staged.path(),
+                                 programConfig))
         return rc;
       if (staged.commit("approx-cc"))
         return 1;
@@ -256,7 +318,7 @@ int main(int argc, char **argv) {
       temporaries.push_back(std::make_unique<FileRemover>(tmp));
       sys::RemoveFileOnSignal(tmp);
     }
-    if (int rc = compileSource(ctx, src, object))
+    if (int rc = compileModule(ctx, modules[i].release(), src, object, programConfig))
       return rc;
     objects.push_back(object);
   }

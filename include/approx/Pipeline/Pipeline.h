@@ -52,6 +52,7 @@ struct PipelineOptions {
   bool exact = false;         // every knob value 0
   PipelineStage stage = PipelineStage::LLVM;
   DotProduct dotProduct = DotProduct::Host;
+  bool configOtherUnits = false; // the config names other units' parameters too
 };
 
 /// The description and values of a DotProduct command-line option

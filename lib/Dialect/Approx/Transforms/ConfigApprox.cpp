@@ -204,7 +204,7 @@ void ConfigApproxPass::runOnOperation() {
     if (failed(r))
       return signalPassFailure();
   }
-  if (!config)
+  if (!config || otherUnits)
     return;
   bool ok = true;
   for (const auto &entry : config->values) {

@@ -56,6 +56,10 @@ def ConfigApprox : Pass<"config-approx", "::mlir::ModuleOp"> {
            "baked: constants; runtime: read from the runtime knob table">,
     Option<"exact", "exact", "bool", /*default=*/"false",
            "Set every knob value to 0 (the exact program)">,
+    Option<"otherUnits", "other-units", "bool", /*default=*/"false",
+           "The configuration also sets parameters of other translation "
+           "units of the program: names this module lacks are not errors "
+           "(approx-cc checks them against the whole program)">,
   ];
 }
 
