@@ -63,6 +63,13 @@ cl::list<std::string> includeDirs("I", cl::Prefix,
 cl::list<std::string> defines("D", cl::Prefix, cl::desc("Define a macro"),
                               cl::value_desc("name[=value]"),
                               cl::cat(toolCategory));
+cl::opt<std::string> language("x",
+                              cl::desc("Language of every source file: c or c++ "
+                                       "(default: by extension, .cc .cpp .cxx .C "
+                                       "C++); with it, any input but an object or "
+                                       "archive is a source"),
+                              cl::value_desc("c|c++"), cl::init(""),
+                              cl::cat(toolCategory));
 cl::opt<std::string> standard("std", cl::desc("Language standard"),
                               cl::value_desc("c11|c++17|..."), cl::init(""),
                               cl::cat(toolCategory));
@@ -104,11 +111,21 @@ cl::opt<std::string> clangPath("clang",
 
 int fail(const Twine &msg) { return approx::tools::fail("approx-cc", msg); }
 
-bool isCxx(StringRef path) {
+bool hasCxxExtension(StringRef path) {
   return path.ends_with(".cc") || path.ends_with(".cpp") ||
          path.ends_with(".cxx") || path.ends_with(".C");
 }
-bool isSource(StringRef path) { return path.ends_with(".c") || isCxx(path); }
+bool isCxx(StringRef path) {
+  return language.empty() ? hasCxxExtension(path) : language == "c++";
+}
+bool isObjectOrArchive(StringRef path) {
+  return path.ends_with(".o") || path.ends_with(".a") || path.ends_with(".so") ||
+         path.contains(".so.");
+}
+bool isSource(StringRef path) {
+  return language.empty() ? path.ends_with(".c") || hasCxxExtension(path)
+                          : !isObjectOrArchive(path);
+}
 
 int runTool(StringRef program, const std::vector<std::string> &args) {
   return approx::tools::runTool("approx-cc", program, args);
@@ -132,6 +149,10 @@ mlir::OwningOpRef<mlir::ModuleOp> importSource(mlir::MLIRContext &ctx,
     importOptions.clangArgs.push_back("-D" + d);
   if (!standard.empty())
     importOptions.clangArgs.push_back("-std=" + standard);
+  if (!language.empty()) {
+    importOptions.clangArgs.push_back("-x");
+    importOptions.clangArgs.push_back(language);
+  }
   return approx::importCSource(ctx, source, importOptions);
 }
 
@@ -234,6 +255,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "approx-cc: C/C++ with `// @approx:` annotations to native code\n");
 
+  if (!language.empty() && language != "c" && language != "c++")
+    return fail("-x takes c or c++, got '" + language + "'");
   std::vector<std::string> sources, others;
   for (const std::string &in : inputs)
     (isSource(in) ? sources : others).push_back(in);
