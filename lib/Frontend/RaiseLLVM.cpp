@@ -244,10 +244,18 @@ void RaiseLLVMToStdPass::runOnOperation() {
         FunctionType::get(&getContext(), llvmType.getParams(), results));
     if (f.isExternal()) {
       fn.setPrivate();
-    } else if (f.getLinkage() == LLVM::Linkage::Internal ||
-               f.getLinkage() == LLVM::Linkage::Private) {
-      fn->setAttr("llvm.linkage",
-                  LLVM::LinkageAttr::get(&getContext(), f.getLinkage()));
+    } else if (f.getLinkage() != LLVM::Linkage::External) {
+      // Kept through func-to-llvm: static functions stay internal, and C++
+      // inline functions and template instances linkonce_odr (as external
+      // definitions, two files that include them would not link). An
+      // available_externally copy (an extern template's member) becomes
+      // linkonce_odr: its definition is emitted, as it was before, since
+      // the library may not export it (libstdc++'s _M_use_local_data at
+      // -O0), yet merges with other files' copies.
+      LLVM::Linkage linkage = f.getLinkage() == LLVM::Linkage::AvailableExternally
+                                  ? LLVM::Linkage::LinkonceODR
+                                  : f.getLinkage();
+      fn->setAttr("llvm.linkage", LLVM::LinkageAttr::get(&getContext(), linkage));
     }
     fn.getBody().takeBody(f.getBody());
     f.erase();
