@@ -410,8 +410,9 @@ def test_certify_and_outputs(tmp_path):
     assert calls["holdout"] >= 2 and calls["calibration"] >= 2
     assert r["best_certified"]
     summary = json.loads(r["outputs"]["summary.json"])
-    assert sorted(os.listdir(out)) == ["best_config.json", "pareto.csv", "plot.svg",
-                                       "speedup.txt", "summary.json", "tuned.mlir"]
+    assert sorted(os.listdir(out)) == ["best_config.json", "config_1.json", "config_3.json",
+                                       "config_6.json", "config_9.json", "pareto.csv",
+                                       "plot.svg", "speedup.txt", "summary.json", "tuned.mlir"]
     assert json.loads((out / "summary.json").read_text()) == summary
     cert = summary["certified"]
     assert summary["certification"]["inputs"] == 2000
@@ -426,6 +427,10 @@ def test_certify_and_outputs(tmp_path):
     assert summary["picks"]["9"]["basis"] == "certified"
     assert summary["picks"]["9"]["config"] == cert["9"]["config"]
     assert json.loads((out / "best_config.json").read_text()) == cert["9"]["config"]
+    # Each level's pick is a file of its own, the one summary.json names.
+    for level, pick in summary["picks"].items():
+        assert pick["file"] == f"config_{level}.json"
+        assert json.loads((out / pick["file"]).read_text()) == pick["config"]
     assert "certified on the calibration set (2000 inputs" in r["outputs"]["speedup.txt"]
 
 

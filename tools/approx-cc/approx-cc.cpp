@@ -196,9 +196,8 @@ int checkProgramConfig(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> modules) {
 /// allowed in the configuration when `programConfig`: checkProgramConfig
 /// checked them); returns 0 and, unless an -emit stage printed, the path of
 /// the object in `object`.
-int compileModule(mlir::MLIRContext &ctx, mlir::ModuleOp moduleOp, StringRef source,
-                  StringRef object, bool programConfig) {
-  mlir::OwningOpRef<mlir::ModuleOp> module(moduleOp);
+int compileModule(mlir::MLIRContext &ctx, mlir::OwningOpRef<mlir::ModuleOp> module,
+                  StringRef source, StringRef object, bool programConfig) {
   auto print = [&](mlir::ModuleOp m) {
     std::string text;
     raw_string_ostream os(text);
@@ -310,7 +309,7 @@ int main(int argc, char **argv) {
       return 1;
   }
   if (!emit.empty())
-    return compileModule(ctx, modules.front().release(), sources.front(), "", false);
+    return compileModule(ctx, std::move(modules.front()), sources.front(), "", false);
   bool programConfig = sources.size() > 1 && !config.empty();
   if (programConfig && checkProgramConfig(modules))
     return 1;
@@ -326,7 +325,7 @@ int main(int argc, char **argv) {
       if (approx::tools::checkNotAnInput("approx-cc", path, allInputs))
         return 1;
       approx::tools::StagedOutput staged(path);
-      if (int rc = compileModule(ctx, modules[i].release(), src, staged.path(),
+      if (int rc = compileModule(ctx, std::move(modules[i]), src, staged.path(),
                                  programConfig))
         return rc;
       if (staged.commit("approx-cc"))
@@ -341,7 +340,7 @@ int main(int argc, char **argv) {
       temporaries.push_back(std::make_unique<FileRemover>(tmp));
       sys::RemoveFileOnSignal(tmp);
     }
-    if (int rc = compileModule(ctx, modules[i].release(), src, object, programConfig))
+    if (int rc = compileModule(ctx, std::move(modules[i]), src, object, programConfig))
       return rc;
     objects.push_back(object);
   }
