@@ -147,13 +147,9 @@ class System:
         n = self.args.timing
         if not n or n >= self.args.sizes["evaluation"]:
             return None
-        path = os.path.join(self.work, "timing.tsv")
-        with open(os.path.join(self.args.data, f"{self.spec.questions}-evaluation.tsv"),
-                  encoding="utf-8") as f:
-            lines = f.readlines()[:n]
-        with open(path, "w", encoding="utf-8") as f:
-            f.writelines(lines)
-        return path
+        return corpus.first_questions(
+            os.path.join(self.args.data, f"{self.spec.questions}-evaluation.tsv"), n,
+            self.work, "timing.tsv")
 
     def run_system(self, exe, split, memo, output=None, config=None, questions=None,
                    detail=None):

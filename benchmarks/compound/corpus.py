@@ -181,6 +181,18 @@ def keep_subset(corpus, questions, n, seed):
     corpus.order = [k for k in corpus.order if k in keep]
 
 
+def first_questions(path, n, work, name="questions.tsv"):
+    """A file `name` in `work` with the first n questions of `path` (a
+    split is a seeded draw, so they are a seeded subsample of it); its
+    path."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()[:n]
+    out = os.path.join(work, name)
+    with open(out, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+    return out
+
+
 def split_sizes(tiny, tuning, validation_factor, validation=0, evaluation=0):
     """The splits' sizes in the order they are drawn from the shuffled
     questions: the validation split last, so that the others are the same as

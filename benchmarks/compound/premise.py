@@ -87,16 +87,6 @@ def passages_config(work, k):
     return path
 
 
-def first_questions(path, n, work):
-    """A file in `work` with the first n questions of `path`; its path."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.readlines()[:n]
-    out = os.path.join(work, "questions.tsv")
-    with open(out, "w", encoding="utf-8") as f:
-        f.writelines(lines)
-    return out
-
-
 def wilson(k, n, z=1.96):
     """95 % Wilson interval of k successes in n."""
     if n == 0:

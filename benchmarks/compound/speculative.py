@@ -29,7 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import corpus  # noqa: E402
-from premise import (PASSAGES, build_rag_bm25, first_questions, instruct_setup,  # noqa: E402
+from corpus import first_questions  # noqa: E402
+from premise import (PASSAGES, build_rag_bm25, instruct_setup,  # noqa: E402
                      passages_config, run)
 
 MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
