@@ -207,17 +207,32 @@ class System:
             subprocess.run([self.exe("exact"), "--facts", n], stdout=f, check=True)
         subprocess.run(gen + ["--facts", facts], check=True)
 
+    def screen_questions(self):
+        """The --screen questions (the first tuning ones) as the screen set
+        evaluate.sh reads (REFDIR/screen.tsv), or None when screening is
+        off."""
+        if not self.args.screen:
+            return None
+        return corpus.first_questions(
+            os.path.join(self.args.data, f"{self.spec.questions}-tuning.tsv"),
+            self.args.screen, self.refdir, "screen.tsv")
+
     def references(self):
         """The exact system on the tuning and validation questions (filling
-        the memo) and, uncached, on the evaluation questions: accuracies, the
-        evaluation baseline's first time, the tuning timeout."""
+        the memo; and on the screen questions, replayed from it) and,
+        uncached, on the evaluation questions: accuracies, the evaluation
+        baseline's first time, the tuning timeout."""
         self.exact_accuracy, self.exact_run, self.exact_eval_times = {}, {}, []
-        for split, memo in (("tuning", True), ("validation", True), ("evaluation", False)):
+        screen = self.screen_questions()
+        splits = [("tuning", True)] + ([("screen", True)] if screen else []) + [
+            ("validation", True), ("evaluation", False)]
+        for split, memo in splits:
             log(f"{self.name}: exact system on the {split} questions"
                 + (" (fills the memo)" if memo else " (uncached)" if not self.timing else
                    f" (timed uncached on the first {self.args.timing})"))
             if memo:
-                t, acc, _, self.exact_run[split] = self.run_system(self.exe("exact"), split, memo)
+                t, acc, _, self.exact_run[split] = self.run_system(
+                    self.exe("exact"), split, memo, questions=screen if split == "screen" else None)
             else:
                 t, acc, _, self.exact_run[split], self.exact_scores = self.evaluate(
                     self.exe("exact"))
@@ -251,6 +266,8 @@ class System:
                # Each level's pick certified on the validation questions
                # (evaluate.sh's calibration set), memoised like the search.
                f"--certify={self.args.delta}"]
+        if self.args.screen:
+            cmd += ["--screen-below", f"{self.args.screen_below:g}"]
         if budget:
             cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
@@ -362,7 +379,8 @@ class System:
             "tuning_time_s": sum(s["tuning_time_s"] for s in modes.values()),
             "evaluations": sum(s["evaluations"] for s in modes.values()),
             "tuning": {m: {"time_s": s["tuning_time_s"], "evaluations": s["evaluations"],
-                           "failed": s["failed"], "stop_reason": s["stop_reason"]}
+                           "failed": s["failed"], "screened": s.get("screened", 0),
+                           "stop_reason": s["stop_reason"]}
                        for m, s in modes.items()},
             "exact_dominated": {m: s.get("exact_dominated", []) for m, s in modes.items()},
             "frontier": {m: [{"qos": p["qos"], "speedup": p["speedup"]} for p in s["frontier"]]
@@ -376,7 +394,10 @@ class System:
                          "picks": "certified", "delta": self.args.delta,
                          "shared_prefixes": True,
                          "validation_factor": self.args.validation_factor,
-                         "passages_arg": self.args.passages},
+                         "passages_arg": self.args.passages,
+                         "screen": ({"questions": self.args.screen,
+                                     "below": self.args.screen_below}
+                                    if self.args.screen else None)},
             "wall_time_s": time.perf_counter() - t0,
         }
         write_results(self.results, summary, report)
@@ -386,6 +407,12 @@ class System:
 # The run-to-run spread of a whole-system run on this machine, as a fraction
 # (the exact system measured twice per run: 0.9-5.7 % in the runs so far).
 DYNAMIC_MARGIN = 0.05
+
+# Screening's QoS bound: 0.91 (the loosest level) less about two standard
+# deviations of a relative accuracy measured on 50 questions at the exact
+# systems' ~55 % accuracy (paired against exact, ~0.1), so that a candidate
+# at a level's bound is ruled out on the screen set only rarely.
+SCREEN_BELOW = 0.72
 
 
 def read_detail(path):
@@ -554,9 +581,11 @@ def report(s):
                      f"build meeting the bound there; 1.00x: none did) | "
                      f"**{bound['static'][l]:.2f}x** | **{bound['dynamic'][l]:.2f}x** | "
                      f"{paper['static'][i]:.2f}x | {paper['dynamic'][i]:.2f}x |")
-    lines.append(f"| evaluations (failed) | {s['tuning']['static']['evaluations']} "
-                 f"({s['tuning']['static']['failed']}) | {s['tuning']['dynamic']['evaluations']} "
-                 f"({s['tuning']['dynamic']['failed']}) | | |")
+    def evals(m):
+        t = s["tuning"][m]
+        return (f"{t['evaluations']} ({t['failed']}"
+                + (f", {t['screened']} screened out" if t.get("screened") else "") + ")")
+    lines.append(f"| evaluations (failed) | {evals('static')} | {evals('dynamic')} | | |")
     lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.0f} s | "
                  f"{s['tuning']['dynamic']['time_s']:.0f} s | | 12 h (both) |")
     if "exact_dominated" in s:
@@ -682,7 +711,11 @@ def reproduce_command(s):
             + (f" --timing {s['timing_questions']}"
                if s.get("timing_questions", q["evaluation"]) < q["evaluation"] else "")
             + (f" --qa-models {s['qa_models']['set']}"
-               if s.get("qa_models", {}).get("set", "small") != "instruct" else ""))
+               if s.get("qa_models", {}).get("set", "small") != "instruct" else "")
+            + (f" --screen {st['screen']['questions']}"
+               + (f" --screen-below {st['screen']['below']:g}"
+                  if st['screen']['below'] != SCREEN_BELOW else "")
+               if st.get("screen") else ""))
 
 
 def summary_md(results):
@@ -810,6 +843,12 @@ def main():
                    help="time the builds uncached on the first N evaluation questions only "
                         "(a seeded subsample; their accuracy still comes from all of them, "
                         "with memoised LLM calls); default 0: all of them")
+    p.add_argument("--screen", type=int, default=0, metavar="N",
+                   help="screening: approx-tune measures each candidate on the first N tuning "
+                        "questions first, and on all of them only when its QoS there is at "
+                        "least --screen-below (default 0: off)")
+    p.add_argument("--screen-below", type=float, default=SCREEN_BELOW,
+                   help="screening's QoS bound, below 0.91 (default %(default)s)")
     p.add_argument("--qa-models", choices=sorted(qa_models.SETS), default="instruct",
                    help="the QA models (benchmarks/compound/qa_models.py): the systems' own, "
                         "the instruct models (scripts/fetch-instruct-models.sh), or the small "
@@ -842,11 +881,13 @@ def main():
     if (args.questions < 1 or args.max_evals < 1 or args.validation_factor < 1
             or args.time_budget < 0 or args.passages < 0 or not 0 < args.delta < 1
             or args.validation < 0 or args.evaluation < 0 or args.timing < 0
-            or (args.resume and not args.work)):
+            or (args.resume and not args.work) or not 0 <= args.screen <= args.questions
+            or not 0 < args.screen_below < 0.91):
         p.error("--questions, --max-evals and --validation-factor must be at least 1, "
                 "--time-budget, --passages, --validation, --evaluation and --timing not negative, "
                 "--resume needs --work, "
-                "--delta within (0, 1)")
+                "--delta within (0, 1), --screen at most --questions, "
+                "--screen-below within (0, 0.91)")
     args.sizes = split_sizes(0, args.questions, args.validation_factor, args.validation,
                              args.evaluation)
     for s in args.systems:

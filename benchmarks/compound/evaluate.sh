@@ -8,18 +8,22 @@
 # QoS: accuracy relative to the exact system's on the same questions
 # (REFDIR/<set>.accuracy), capped at 1 (approx-qos METRIC ... EXACT).
 # The accuracy itself goes to stderr. APPROX_INPUT_SET=calibration runs the
-# validation questions (disjoint from both); with APPROX_QOS_DETAIL set,
-# each question's score goes there (`q<line> <score>`).
+# validation questions (disjoint from both); APPROX_INPUT_SET=screen the
+# screen questions REFDIR/screen.tsv (the first tuning questions: approx-tune
+# --screen-below measures a candidate there first); with APPROX_QOS_DETAIL
+# set, each question's score goes there (`q<line> <score>`).
 qos_tool=$1 metric=$2 prefix=$3 data=$4 models=$5 refdir=$6 exe=$7
 shift 7
 case "${APPROX_INPUT_SET:-tuning}" in
 evaluation) set=evaluation ;;
 calibration) set=validation ;;
+screen) set=screen ;;
 *) set=tuning ;;
 esac
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 questions=$data/$prefix-$set.tsv
+[ "$set" = screen ] && questions=$refdir/screen.tsv
 t=$("$exe" --passages "$data/passages.tsv" --questions "$questions" \
   --models "$models" --output "$out" "$@") || exit $?
 exact=$(cat "$refdir/$set.accuracy") || exit 1

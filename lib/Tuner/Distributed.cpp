@@ -48,7 +48,7 @@ bool decodeRequest(const std::string &text, CommandOptions &o, InputSet &set,
   o.command.resize(commandSize);
   if (!is.read(o.command.data(), std::streamsize(commandSize)))
     return false;
-  if (inputSet < int(InputSet::Tuning) || inputSet > int(InputSet::Calibration))
+  if (inputSet < int(InputSet::Tuning) || inputSet > int(InputSet::Screen))
     return false;
   set = InputSet(inputSet);
   for (size_t i = 0; i < entries; ++i) {

@@ -36,13 +36,16 @@ const char *statusName(EvalStatus status) {
     return "timeout";
   case EvalStatus::Unparsable:
     return "unparsable";
+  case EvalStatus::Screened:
+    return "screened";
   }
   return "";
 }
 
 bool parseStatus(const std::string &name, EvalStatus &status) {
   for (EvalStatus s : {EvalStatus::Ok, EvalStatus::Failed, EvalStatus::Crashed,
-                       EvalStatus::Timeout, EvalStatus::Unparsable})
+                       EvalStatus::Timeout, EvalStatus::Unparsable,
+                       EvalStatus::Screened})
     if (name == statusName(s)) {
       status = s;
       return true;
@@ -58,6 +61,8 @@ const char *inputSetName(InputSet set) {
     return "evaluation";
   case InputSet::Calibration:
     return "calibration";
+  case InputSet::Screen:
+    return "screen";
   }
   return "";
 }

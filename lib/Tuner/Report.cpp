@@ -479,6 +479,7 @@ std::string Report::summaryJson() const {
   j += "  \"evaluations\": " + std::to_string(r.evaluations.size() - 1) + ",\n";
   j += "  \"new_evaluations\": " + std::to_string(r.newEvaluations) + ",\n";
   j += "  \"failed\": " + std::to_string(r.failed) + ",\n";
+  j += "  \"screened\": " + std::to_string(r.screened) + ",\n";
   j += std::string("  \"exhaustive\": ") + (r.exhaustive ? "true" : "false") + ",\n";
   j += "  \"tuning_time_s\": " + num(r.seconds) + ",\n";
   j += "  \"stop_reason\": " + jsonString(r.stopReason) + ",\n";

@@ -792,6 +792,10 @@ private:
   }
 
   double score(const Measurement &m) const {
+    // A screened candidate is infeasible by its screen-set QoS; its time is
+    // the screen set's, not comparable with the baseline's.
+    if (m.status == EvalStatus::Screened)
+      return 1000 + 1000 * std::max(0.0, options.qosMin - m.qos) + 1;
     if (!m.ok())
       return 1e9;
     double ratio = m.time / baseTime;
@@ -1303,12 +1307,13 @@ private:
         replayed[i] = true;
         continue;
       }
+      bool baseline = result.evaluations.empty() && i == 0;
       if (batch.size() == 1) {
-        results[i] = evaluate(batch[i].config, InputSet::Tuning);
+        results[i] = measureCandidate(batch[i].config, baseline);
         continue;
       }
-      threads.emplace_back([&, i] {
-        results[i] = evaluate(batch[i].config, InputSet::Tuning);
+      threads.emplace_back([&, i, baseline] {
+        results[i] = measureCandidate(batch[i].config, baseline);
       });
     }
     for (std::thread &t : threads)
@@ -1326,7 +1331,9 @@ private:
         if (options.onEvaluation)
           options.onEvaluation(e);
       }
-      if (!e.result.ok())
+      if (e.result.status == EvalStatus::Screened)
+        ++result.screened;
+      else if (!e.result.ok())
         ++result.failed;
       if (counts)
         ++counted;
@@ -1336,6 +1343,25 @@ private:
       record(p, score(e.result));
     }
     report();
+  }
+
+  /// One candidate's measurement on the tuning set, screened first when
+  /// screening is on (never the exact baseline).
+  Measurement measureCandidate(const Config &c, bool baseline) const {
+    if (options.screenBelow <= 0 || baseline)
+      return evaluate(c, InputSet::Tuning);
+    Measurement screen = evaluate(c, InputSet::Screen);
+    if (!screen.ok())
+      return screen; // a failure on part of the inputs is a failure
+    if (screen.qos >= options.screenBelow)
+      return evaluate(c, InputSet::Tuning);
+    char why[128];
+    std::snprintf(why, sizeof why,
+                  "screened out: qos %.4f on the screen set, below %.4g",
+                  screen.qos, options.screenBelow);
+    screen.status = EvalStatus::Screened;
+    screen.message = why;
+    return screen;
   }
 
   /// Adds the newest evaluation to the archive and credits its techniques.
@@ -1375,6 +1401,7 @@ private:
     pr.evaluations = counted;
     pr.maxEvals = options.maxEvals;
     pr.failed = result.failed;
+    pr.screened = result.screened;
     pr.frontier = frontier.size();
     pr.elapsed = elapsed();
     pr.timeBudget = options.timeBudget;
@@ -1448,11 +1475,14 @@ std::string progressLine(const Progress &p) {
   if (p.timeBudget > 0)
     std::snprintf(left, sizeof left, ", %.0f s left",
                   std::max(0.0, p.timeBudget - p.elapsed));
-  char line[256];
+  char screened[48] = "";
+  if (p.screened)
+    std::snprintf(screened, sizeof screened, ", %zu screened out", p.screened);
+  char line[320];
   std::snprintf(line, sizeof line,
-                "%zu/%zu evaluations, %s, frontier %zu, %zu failed, %.0f s%s",
+                "%zu/%zu evaluations, %s, frontier %zu, %zu failed%s, %.0f s%s",
                 p.evaluations, p.maxEvals, best, p.frontier, p.failed,
-                p.elapsed, left);
+                screened, p.elapsed, left);
   return line;
 }
 

@@ -6,7 +6,7 @@
 //               --seed 1 --out DIR                   search the space
 //
 // The command is run with APPROX_CONFIG=<configuration file>,
-// APPROX_INPUT_SET=tuning|evaluation|calibration and APPROX_QOS_DETAIL=<file
+// APPROX_INPUT_SET=tuning|evaluation|calibration|screen and APPROX_QOS_DETAIL=<file
 // for per-input scores>, and prints `approx-result: time=<seconds>
 // qos=<0..1>` (docs/tuning.md).
 //
@@ -94,6 +94,14 @@ cl::opt<double> timeBudget("time-budget",
                            cl::init(0), cl::cat(searchCat));
 cl::opt<unsigned> seed("seed", cl::desc("Seed of the search (default 1)"), cl::init(1),
                        cl::cat(searchCat));
+cl::opt<double> screenBelow(
+    "screen-below",
+    cl::desc("Screening: measure each candidate first with "
+             "APPROX_INPUT_SET=screen (a small part of the tuning inputs, "
+             "chosen by the --eval command) and on the tuning set only when "
+             "its QoS there is at least this bound, below --qos-min and "
+             "0.91 (the 9% level) (default 0: off)"),
+    cl::value_desc("qos"), cl::init(0), cl::cat(searchCat));
 cl::opt<unsigned> workers(
     "workers",
     cl::desc("Configurations measured at once (concurrent runs share the "
@@ -383,6 +391,14 @@ std::string checkOptions() {
     return "--qos-min must be within [0, 1]";
   if (maxEvals == 0)
     return "--max-evals must be at least 1";
+  // Below every QoS a pick is made at (the bound, each loss level), so
+  // that screening rules out no pick.
+  double loosest = std::min(double(qosMin), 1 - tune::lossLevels().back());
+  if (!(screenBelow >= 0 && (screenBelow == 0 || screenBelow < loosest)))
+    return "--screen-below must be 0 (off) or within (0, " +
+           formatv("{0}", format("%g", loosest)).str() +
+           "): below --qos-min and each reported loss level's QoS, so that "
+           "no pick is screened out";
   if (workers == 0)
     return "--workers must be at least 1";
   if (mpi && workers.getNumOccurrences())
@@ -458,6 +474,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   options.maxEvals = maxEvals;
   options.timeBudget = timeBudget;
   options.seed = seed;
+  options.screenBelow = screenBelow;
   // With --mpi the batch is the run's "workers" (stored, and required the
   // same on --resume): the number of workers does not change the run.
   unsigned batchSize = mpi ? (batch ? unsigned(batch) : mpiWorkers) : unsigned(workers);
@@ -533,7 +550,11 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   outs() << spaceFile << " " << report.mode << " space of "
          << format("%.4g", report.spaceSize) << " configurations: "
          << result.evaluations.size() - 1 << " evaluations (" << result.failed
-         << " failed)" << (result.exhaustive ? ", exhaustive" : "") << ", "
+         << " failed"
+         << (result.screened
+                 ? ", " + std::to_string(result.screened) + " screened out"
+                 : std::string())
+         << ")" << (result.exhaustive ? ", exhaustive" : "") << ", "
          << format("%.1f", result.seconds) << " s; " << result.stopReason
          << "\n";
   if (certified) {

@@ -25,15 +25,21 @@
 
 namespace approx::tune {
 
-enum class EvalStatus { Ok, Failed, Crashed, Timeout, Unparsable };
+/// Screened: measured on the screen set only, where its QoS fell below the
+/// search's screening bound (TuneOptions::screenBelow); its time and QoS are
+/// the screen set's, and it is never a pick.
+enum class EvalStatus { Ok, Failed, Crashed, Timeout, Unparsable, Screened };
 const char *statusName(EvalStatus status);
 /// Inverse of statusName; false for an unknown name.
 bool parseStatus(const std::string &name, EvalStatus &status);
 
 /// The input set a measurement runs on: the tuning set, the disjoint
-/// evaluation (held-out, test) set the frontier is re-measured on, or the
-/// calibration set certification runs on (disjoint from both).
-enum class InputSet { Tuning, Evaluation, Calibration };
+/// evaluation (held-out, test) set the frontier is re-measured on, the
+/// calibration set certification runs on (disjoint from both), or the
+/// screen set: a small part of the tuning set that a search with screening
+/// measures each candidate on first (its QoS against the exact
+/// configuration's on the same inputs). The tuning command measures it.
+enum class InputSet { Tuning, Evaluation, Calibration, Screen };
 const char *inputSetName(InputSet set);
 
 /// The score of one input: its id (no whitespace) and a value in [0, 1]
@@ -102,7 +108,7 @@ struct CommandOptions {
 };
 
 /// Runs `options.command` with APPROX_CONFIG=<a JSON file holding the
-/// configuration>, APPROX_INPUT_SET=tuning|evaluation|calibration and
+/// configuration>, APPROX_INPUT_SET=tuning|evaluation|calibration|screen and
 /// APPROX_QOS_DETAIL=<a file for per-input scores> in its environment, and
 /// parses its result line and, when the command wrote it, the detail file
 /// (malformed: an unparsable measurement). Safe to call from several

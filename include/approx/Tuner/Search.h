@@ -31,7 +31,8 @@ struct Evaluation {
 };
 
 struct Progress {
-  size_t evaluations = 0, maxEvals = 0, failed = 0, frontier = 0;
+  size_t evaluations = 0, maxEvals = 0, failed = 0, frontier = 0,
+         screened = 0;
   double elapsed = 0, timeBudget = 0;
   bool haveBest = false;
   double bestSpeedup = 0, bestQos = 0;
@@ -48,6 +49,13 @@ struct TuneOptions {
   unsigned workers = 1;
   /// Decision trees (dynamic) or one transform value per knob (static).
   bool dynamic = true;
+  /// Screening (multi-fidelity), off at 0: each candidate (not the exact
+  /// baseline) is measured first on the screen set (InputSet::Screen) and
+  /// on the tuning set only when its QoS there is at least this bound;
+  /// below it, the screen measurement is its result, status Screened. A
+  /// bound under qosMin by a margin keeps the picks: only candidates far
+  /// from feasible are ruled out on the smaller set.
+  double screenBelow = 0;
   /// Configurations measured first, after the baseline and in this order
   /// (e.g. the static frontier when searching the dynamic space), each
   /// counted against the budget; the techniques then build on them. They
@@ -72,8 +80,9 @@ struct TuneResult {
   std::vector<Evaluation> evaluations; // [0] is the exact baseline
   std::vector<size_t> frontier;        // indices, ascending time and QoS
   long best = -1;        // fastest evaluation with QoS >= qosMin, or -1
-  size_t newEvaluations = 0; // evaluator calls (not replayed from `prior`)
+  size_t newEvaluations = 0; // evaluations made (not replayed from `prior`)
   size_t failed = 0;
+  size_t screened = 0; // ruled out on the screen set (EvalStatus::Screened)
   bool exhaustive = false;
   double seconds = 0;
   std::string stopReason;

@@ -31,6 +31,11 @@ for m in ("static", "dynamic"):
               if x and x["qos"] >= 1 - int(l) / 100 - 1e-12]
         assert abs(s["evaluation_within_bound"][m][l] - max(ok + [1.0])) < 1e-12
     assert s["tuning"][m]["evaluations"] >= 1
+    # Screened candidates are evaluations, and each stored pick met the
+    # bound on the whole tuning set.
+    assert 0 <= s["tuning"][m]["screened"] <= s["tuning"][m]["evaluations"]
+    if not s["settings"]["screen"]:
+        assert s["tuning"][m]["screened"] == 0
 assert 0 <= s["exact_accuracy"]["tuning"] <= 1 and 0 <= s["exact_accuracy"]["evaluation"] <= 1
 assert len(s["exact_time_s"]["evaluation"]) == 2
 assert [e["model"] for e in s["engine"]][0] == "gemma-3-270m-q4_k_m"
