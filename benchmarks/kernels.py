@@ -44,6 +44,19 @@ KERNELS = {
     "kmeans": ("kmeans/kmeans.c", ["l2-matched", "8"], 3, 5e10,
                "~12x at ~29% loss; 7.38x at <= 9%"),
 }
+# The approximate-computing suite (issue 43, benchmarks/axbench): C++
+# programs written here after AxBench's, with its metrics; name -> (source,
+# approx-qos metric). Their reference is loop perforation's published
+# figure, not per-program numbers.
+SUITE = {
+    "blackscholes": ("axbench/blackscholes.cpp", ["relative-error"]),
+    "inversek2j": ("axbench/inversek2j.cpp", ["relative-error"]),
+    "jmeint": ("axbench/jmeint.cpp", ["miss-rate"]),
+    "sobel": ("axbench/sobel.cpp", ["image-rmse"]),
+    "jpeg": ("axbench/jpeg.cpp", ["image-rmse"]),
+}
+PERFORATION_2011 = ("loop perforation (Sidiroglou-Douskos et al., FSE 2011): typically "
+                    "> 2x at < 10% distortion")
 LEVELS = ["3", "6", "9"]
 CLANG = "/usr/lib/llvm-22/bin/clang"
 EVAL_INSTANCES = [1, 2, 3, 4, 5]
@@ -58,6 +71,11 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
 
 
+def native_compiler(src):
+    """clang for C, clang++ for C++ (the peer approx-cc is compared with)."""
+    return CLANG + ("++" if src.endswith(".cpp") else "")
+
+
 def timed_compile(cmd):
     start = time.perf_counter()
     run(cmd)
@@ -67,7 +85,11 @@ def timed_compile(cmd):
 class Kernel:
     def __init__(self, name, args, tools, work):
         self.name = name
-        src, self.metric, self.paper_knobs, self.paper_space, self.paper_front = KERNELS[name]
+        if name in KERNELS:
+            src, self.metric, self.paper_knobs, self.paper_space, self.paper_front = KERNELS[name]
+        else:
+            (src, self.metric), self.paper_knobs, self.paper_space, self.paper_front = (
+                SUITE[name], None, None, PERFORATION_2011)
         self.src = os.path.join(BENCH, src)
         self.args = args
         self.tools = tools
@@ -90,7 +112,7 @@ class Kernel:
 
     def build(self):
         cc = self.tools["approx-cc"]
-        run([self.tools["clang"], "-O3", self.src, "-o", self.exe("native"), "-lm"])
+        run([native_compiler(self.src), "-O3", self.src, "-o", self.exe("native"), "-lm"])
         # approx-cc's compile time: median of three builds of the exact program.
         self.compile_time = statistics.median(
             timed_compile([cc, "-O3", "--approx-exact", self.src, "-o", self.exe("exact")])
@@ -254,6 +276,11 @@ def fmt(x):
     return "-" if x is None else f"{x:.2f}x"
 
 
+def peer(s):
+    """The native compiler a kernel's exact build is compared with."""
+    return "clang++" if s["kernel"] in SUITE else "clang"
+
+
 def report(s):
     lines = [f"# {s['kernel']} ({s['size']} inputs)", ""]
     lines += ["| | static | dynamic |", "|---|---|---|",
@@ -285,13 +312,14 @@ def report(s):
                  f"({s['tuning']['dynamic']['failed']}) |")
     lines.append(f"| tuning time | {s['tuning']['static']['time_s']:.1f} s | "
                  f"{s['tuning']['dynamic']['time_s']:.1f} s |")
-    lines += ["", f"- Exact approx-cc build vs clang -O3 (kernel time, clang / approx-cc): "
+    lines += ["", f"- Exact approx-cc build vs {peer(s)} -O3 (kernel time, {peer(s)} / approx-cc): "
               f"{s['exact_vs_clang_O3']:.3f} ({s['kernel_time_s']['clang_O3']:.4f} s vs "
               f"{s['kernel_time_s']['approx_cc_exact']:.4f} s); outputs "
               f"{'identical' if s['exact_output_equals_clang'] else 'DIFFER'}.",
               f"- approx-cc compile time: {s['compile_time_s']:.2f} s.",
-              f"- Paper: {s['paper']['knobs']} knobs, configuration space "
-              f"{s['paper']['config_space']:.3g}; frontier {s['paper']['frontier']}.",
+              (f"- Paper: {s['paper']['knobs']} knobs, configuration space "
+               f"{s['paper']['config_space']:.3g}; frontier {s['paper']['frontier']}."
+               if s["paper"]["knobs"] else f"- Published reference: {s['paper']['frontier']}."),
               "- Frontier plots: [static](static/plot.svg), [dynamic](dynamic/plot.svg); "
               "configurations: static/best_config.json, dynamic/best_config.json, "
               "and every frontier point in */pareto.csv.", ""]
@@ -321,6 +349,7 @@ def read_summaries(results_dir, names):
 
 def summary_md(results_dir):
     rows = read_summaries(results_dir, KERNELS)
+    suite = read_summaries(results_dir, SUITE)
     out = ["# Kernel benchmarks: results next to the paper", "",
            "Speedups at QoS loss <= 3 / 6 / 9 % on the evaluation inputs. *Tuned*: the "
            "tuner's frontier re-measured on the evaluation set, each point baked with "
@@ -333,9 +362,9 @@ def summary_md(results_dir):
            "compile s | tuning s | evals |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     table_held_out = uncertified = False
+    def three(d):
+        return " / ".join("-" if d[l] is None else f"{d[l]:.2f}" for l in LEVELS)
     for s in rows:
-        def three(d):
-            return " / ".join("-" if d[l] is None else f"{d[l]:.2f}" for l in LEVELS)
         # Results written before the held-out frontier was baked.
         mark = "" if s["settings"].get("held_out") == "baked" else " †"
         table_held_out |= bool(mark)
@@ -361,6 +390,25 @@ def summary_md(results_dir):
                 "<= 3 % became 5.7x at 3.5 % loss, kb's 9.6-9.7x became 4.7-5.0x). `kernels.py` "
                 "now deploys the pick certified on calibration instances; "
                 "[certify/](certify/) measures how certification holds on unseen inputs."]
+    if suite:
+        out += ["", "## The approximate-computing suite (AxBench-style, C++)", "",
+                f"Our own C++ programs after AxBench's, with its metrics (benchmarks/axbench); "
+                f"measured as above. Reference: {PERFORATION_2011}.", "",
+                "| program | metric | size | space static / dynamic | static tuned | "
+                "dynamic tuned | static deployed | dynamic deployed | exact vs clang++ -O3 "
+                "(outputs) | compile s | tuning s | evals |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for s in suite:
+        out.append(
+            f"| {s['kernel']} | {SUITE[s['kernel']][1][0]} | {s['size']} | "
+            f"{s['config_space']['static']:.3g} / {s['config_space']['dynamic']:.3g} | "
+            f"{three(s['speedup']['static']['evaluation'])} | "
+            f"{three(s['speedup']['dynamic']['evaluation'])} | "
+            f"{three({l: s['deployment']['static'][l]['speedup'] for l in LEVELS})} | "
+            f"{three({l: s['deployment']['dynamic'][l]['speedup'] for l in LEVELS})} | "
+            f"{s['exact_vs_clang_O3']:.3f} "
+            f"({'identical' if s['exact_output_equals_clang'] else 'DIFFER'}) | "
+            f"{s['compile_time_s']:.2f} | {s['tuning_time_s']:.0f} | {s['evaluations']} |")
     out.append("")
     return "\n".join(out)
 
@@ -368,7 +416,8 @@ def summary_md(results_dir):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("kernels", nargs="*", metavar="KERNEL",
-                   help="any of " + ", ".join(KERNELS) + " (default: all)")
+                   help="any of " + ", ".join(KERNELS) + ", or of the approximate-computing "
+                        "suite: " + ", ".join(SUITE) + " (default: all)")
     p.add_argument("--size", choices=["tiny", "small", "paper"], default="small")
     p.add_argument("--max-evals", type=int, default=100)
     p.add_argument("--time-budget", type=float, default=0,
@@ -394,8 +443,8 @@ def main():
     if args.calibration < 1 or not 0 < args.delta < 1:
         p.error("--calibration must be at least 1 and --delta within (0, 1)")
     for k in args.kernels:
-        if k not in KERNELS:
-            p.error(f"unknown kernel '{k}' (choose from {', '.join(KERNELS)})")
+        if k not in KERNELS and k not in SUITE:
+            p.error(f"unknown kernel '{k}' (choose from {', '.join([*KERNELS, *SUITE])})")
     bindir = os.path.join(os.path.abspath(args.build), "bin")
     tools = {t: os.path.join(bindir, t) for t in ("approx-cc", "approx-tune", "approx-qos")}
     tools["clang"] = CLANG
@@ -404,7 +453,7 @@ def main():
             sys.exit(f"kernels.py: error: {t} not found at {path} (build first: scripts/build.sh)")
     work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="approx-kernels-")
     try:
-        for name in args.kernels or list(KERNELS):
+        for name in args.kernels or [*KERNELS, *SUITE]:
             s = Kernel(name, args, tools, work).run_all()
             log(f"{name}: done in {s['wall_time_s']:.0f} s")
             with open(os.path.join(args.results, name, "report.md")) as f:

@@ -86,7 +86,7 @@ static double bench_normal(void) {
 }
 /* Zipf(s) over 0..n-1 by inverting the CDF in `cdf` (n entries). */
 static double *bench_zipf_cdf(int n, double s) {
-  double *cdf = malloc(sizeof(double) * n), total = 0;
+  double *cdf = (double *)malloc(sizeof(double) * n), total = 0;
   for (int i = 0; i < n; i++)
     cdf[i] = total += 1 / pow(i + 1, s);
   for (int i = 0; i < n; i++)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks one kernel benchmark at tiny size (used by the lit tests):
- - the exact approx-cc build's output equals the native clang -O3 output on
+ - the exact approx-cc build's output equals the native clang -O3 output (clang++
+   for C++) on
    the tuning input and on an evaluation input;
  - every approximate variant runs: the static space is enumerated with
    approx-tune (every transform value of every knob, all decisions of a tree
@@ -23,7 +24,8 @@ def run(cmd):
 
 
 native, exact, table = (os.path.join(work, n) for n in ("native", "exact", "table"))
-run(["/usr/lib/llvm-22/bin/clang", "-O3", src, "-o", native, "-lm"])
+peer = "clang++" if src.endswith(".cpp") else "clang"
+run(["/usr/lib/llvm-22/bin/" + peer, "-O3", src, "-o", native, "-lm"])
 run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-exact", src, "-o", exact])
 run([os.path.join(bindir, "approx-cc"), "-O3", "--approx-runtime-table", src, "-o", table])
 for i in (0, 1):
@@ -32,7 +34,7 @@ for i in (0, 1):
     run([native, "--size", "tiny", "--instance", str(i), "--output", ref])
     run([exact, "--size", "tiny", "--instance", str(i), "--output", out])
     same = open(ref).read() == open(out).read()
-    print(f"instance {i}: exact output equals clang -O3: {'yes' if same else 'NO'}")
+    print(f"instance {i}: exact output equals {peer} -O3: {'yes' if same else 'NO'}")
 
 evaluate = " ".join([os.path.join(here, "evaluate.sh"), os.path.join(bindir, "approx-qos"),
                      os.path.join(work, "ref"), table, "tiny", *metric])

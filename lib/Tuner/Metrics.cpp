@@ -31,6 +31,46 @@ double l2Accuracy(const std::vector<double> &exact,
   return std::clamp(1.0 - std::sqrt(num) / std::sqrt(den), 0.0, 1.0);
 }
 
+double relativeErrorAccuracy(const std::vector<double> &exact,
+                             const std::vector<double> &approx) {
+  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+    return 0.0;
+  if (exact.empty())
+    return 1.0;
+  double sum = 0;
+  for (size_t i = 0; i < exact.size(); ++i) {
+    double d = std::fabs(approx[i] - exact[i]);
+    sum += exact[i] == 0 ? (d == 0 ? 0.0 : 1.0)
+                         : std::min(1.0, d / std::fabs(exact[i]));
+  }
+  return std::clamp(1.0 - sum / double(exact.size()), 0.0, 1.0);
+}
+
+double missRateAccuracy(const std::vector<double> &exact,
+                        const std::vector<double> &approx) {
+  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+    return 0.0;
+  if (exact.empty())
+    return 1.0;
+  size_t misses = 0;
+  for (size_t i = 0; i < exact.size(); ++i)
+    misses += exact[i] != approx[i];
+  return 1.0 - double(misses) / double(exact.size());
+}
+
+double imageRmseAccuracy(const std::vector<double> &exact,
+                         const std::vector<double> &approx, double range) {
+  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+    return 0.0;
+  if (exact.empty())
+    return 1.0;
+  double sum = 0;
+  for (size_t i = 0; i < exact.size(); ++i)
+    sum += (approx[i] - exact[i]) * (approx[i] - exact[i]);
+  return std::clamp(1.0 - std::sqrt(sum / double(exact.size())) / range, 0.0,
+                    1.0);
+}
+
 namespace {
 
 /// Minimum-cost perfect assignment of an n x n cost matrix (Hungarian

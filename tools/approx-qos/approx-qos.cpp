@@ -2,6 +2,10 @@
 //
 //   approx-qos l2 exact.txt approx.txt          numbers, white-space separated
 //   approx-qos l2-matched DIM exact.txt approx.txt   k points of DIM numbers
+//   approx-qos relative-error|miss-rate|image-rmse exact.txt approx.txt
+//                          numbers: 1 - the average relative error, 1 - the
+//                          share of differing values, 1 - RMSE / 255 (the
+//                          approximate-computing suite, benchmarks/axbench)
 //   approx-qos rbo exact.txt approx.txt         ranked ids, one per line
 //   approx-qos footrule exact.txt approx.txt
 //   approx-qos rbo-mean exact.txt approx.txt    one ranking per line (ids
@@ -39,6 +43,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: approx-qos l2|rbo|rbo-mean|footrule EXACT APPROX\n"
+               "       approx-qos relative-error|miss-rate|image-rmse EXACT APPROX\n"
                "       approx-qos l2-matched DIM EXACT APPROX\n"
                "       approx-qos contains ANSWER REFERENCES\n"
                "       approx-qos nq-accuracy ANSWERS QUESTIONS [EXACT_ACCURACY] [--detail FILE]\n"
@@ -244,7 +249,9 @@ int main(int argc, char **argv) {
     detailPath = argv[argc - 1];
     argc -= 2;
   }
-  if (metric == "l2" && argc == 4) {
+  if ((metric == "l2" || metric == "relative-error" || metric == "miss-rate" ||
+       metric == "image-rmse") &&
+      argc == 4) {
     std::vector<double> e, a;
     if (!readNumbers(argv[2], e) || !readNumbers(argv[3], a) ||
         !checkReference(argv[2], e))
@@ -254,7 +261,11 @@ int main(int argc, char **argv) {
                            "approximate ones\n", e.size(), a.size());
       return 1;
     }
-    return report(approx::qos::l2Accuracy(e, a));
+    namespace qos = approx::qos;
+    return report(metric == "l2"               ? qos::l2Accuracy(e, a)
+                  : metric == "relative-error" ? qos::relativeErrorAccuracy(e, a)
+                  : metric == "miss-rate"      ? qos::missRateAccuracy(e, a)
+                                               : qos::imageRmseAccuracy(e, a));
   }
   if (metric == "l2-matched" && argc == 5) {
     char *end = nullptr;

@@ -19,6 +19,25 @@ TEST(MetricsTest, L2Accuracy) {
   EXPECT_EQ(l2Accuracy({1}, {1, 2}), 0.0);
 }
 
+TEST(MetricsTest, SuiteMetricsByHand) {
+  // Relative errors 0.1 and 0.5: mean 0.3; an error over 100 % counts 1;
+  // an exact zero counts 0 when matched, 1 when not.
+  EXPECT_NEAR(relativeErrorAccuracy({10, 2}, {11, 1}), 0.7, 1e-12);
+  EXPECT_NEAR(relativeErrorAccuracy({1, 1}, {5, 1}), 0.5, 1e-12);
+  EXPECT_EQ(relativeErrorAccuracy({0, 2}, {0, 2}), 1.0);
+  EXPECT_NEAR(relativeErrorAccuracy({0, 2}, {1e-9, 2}), 0.5, 1e-12);
+  EXPECT_EQ(relativeErrorAccuracy({1}, {NAN}), 0.0);
+  EXPECT_EQ(relativeErrorAccuracy({1}, {1, 2}), 0.0);
+  // One of four answers differs.
+  EXPECT_NEAR(missRateAccuracy({1, 0, 1, 1}, {1, 1, 1, 1}), 0.75, 1e-12);
+  EXPECT_EQ(missRateAccuracy({}, {}), 1.0);
+  // Errors 51 and 0 on two pixels: RMSE sqrt(51^2 / 2), over 255.
+  EXPECT_NEAR(imageRmseAccuracy({0, 10}, {51, 10}),
+              1 - std::sqrt(51.0 * 51.0 / 2) / 255, 1e-12);
+  EXPECT_EQ(imageRmseAccuracy({0}, {255}), 0.0);
+  EXPECT_EQ(imageRmseAccuracy({0}, {INFINITY}), 0.0);
+}
+
 TEST(MetricsTest, MatchedL2IgnoresCentroidOrder) {
   std::vector<double> exact = {0, 0, 10, 10, 20, 0};
   std::vector<double> permuted = {20, 0, 0, 0, 10, 10};

@@ -20,6 +20,24 @@ namespace approx::qos {
 double l2Accuracy(const std::vector<double> &exact,
                   const std::vector<double> &approx);
 
+/// The approximate-computing suite's metrics (benchmarks/axbench). Each
+/// needs vectors of the same length (else 0) and returns 0 when a value is
+/// not finite; 1 for two empty vectors.
+///
+/// 1 - AxBench's average relative error: the mean over elements of
+/// |approx - exact| / |exact|, each capped at 1 (an element whose exact
+/// value is 0 counts 0 when matched exactly, else 1).
+double relativeErrorAccuracy(const std::vector<double> &exact,
+                             const std::vector<double> &approx);
+/// 1 - the miss rate: the share of elements that differ.
+double missRateAccuracy(const std::vector<double> &exact,
+                        const std::vector<double> &approx);
+/// 1 - RMSE / `range` of two images (pixel values, 0..range), clamped to
+/// [0, 1].
+double imageRmseAccuracy(const std::vector<double> &exact,
+                         const std::vector<double> &approx,
+                         double range = 255);
+
 /// L2 accuracy of two sets of `k` points in `dim` dimensions (row-major)
 /// after matching each approximate point to a distinct exact one so that
 /// the total squared distance is minimal (Hungarian algorithm, O(k^3));
