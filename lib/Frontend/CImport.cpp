@@ -2,6 +2,7 @@
 #include "approx/Frontend/CImport.h"
 
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/IR/SourceNames.h"
 #include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Frontend/Passes.h"
@@ -50,6 +51,7 @@ struct SourceFunction {
   std::string file; // as the source manager names it
   unsigned line;
   std::string sourceName, linkName;
+  std::string qualifiedName; // ns::Class::f: what its knobs are named after
   std::vector<SourceLoop> loops;
 };
 
@@ -165,7 +167,8 @@ private:
     std::string file = userFile(fd->getBeginLoc());
     if (!fd->doesThisDeclarationHaveABody() || file.empty())
       return;
-    SourceFunction f{file, lineOf(fd->getBeginLoc()), name, linkName(fd), {}};
+    SourceFunction f{file, lineOf(fd->getBeginLoc()), name, linkName(fd),
+                     fd->getQualifiedNameAsString(), {}};
     std::vector<int64_t> path;
     int64_t counter = 0;
     collectLoops(fd->getBody(), path, counter, f.loops);
@@ -588,6 +591,19 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   }
   if (!ok)
     return nullptr;
+  // Knobs of C++ functions are named after their source names.
+  std::map<std::string, std::string> qualified, annotated;
+  for (const SourceFunction &f : index.functions)
+    qualified.emplace(f.linkName, f.qualifiedName);
+  for (Operation &op : module->getBody()->getOperations()) {
+    auto name = op.getAttrOfType<StringAttr>("func_name");
+    if (!name || !isa<DecisionTreeAnnotationOp, StaticTransformAnnotationOp,
+                      SafetyContractAnnotationOp>(op))
+      continue;
+    if (auto it = qualified.find(name.str()); it != qualified.end())
+      annotated.insert(*it);
+  }
+  recordSourceNames(*module, annotated);
   if (options.widenBounds)
     widenAnnotationBounds(*module);
   // Annotation errors (lengths, order, bounds, signatures) are reported at

@@ -1,5 +1,6 @@
 //===- Space.cpp - tunable parameters of an approx program ----------------===//
 #include "approx/Tuner/Space.h"
+#include "approx/Support/ParamHint.h"
 #include "approx_runtime.h"
 
 #include <algorithm>
@@ -103,7 +104,11 @@ std::vector<std::string> Space::validate(const Config &config) const {
   for (const auto &[name, value] : config) {
     const TunableParam *p = find(name);
     if (!p) {
-      problems.push_back("unknown parameter '" + name + "'");
+      std::vector<std::string> known;
+      for (const TunableParam &q : params)
+        known.push_back(q.name);
+      problems.push_back("unknown parameter '" + name + "'" +
+                         names::didYouMean(name, known));
       continue;
     }
     if (p->kind == ParamKind::Threshold) {

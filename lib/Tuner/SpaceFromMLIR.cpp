@@ -2,6 +2,7 @@
 #include "approx/Tuner/SpaceFromMLIR.h"
 
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/IR/SourceNames.h"
 #include "approx/Support/ParamNames.h"
 
 #include <algorithm>
@@ -44,7 +45,8 @@ Space spaceFromAnnotations(ModuleOp module) {
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
       KnobParams k;
-      k.name = names::knob(dt.getFuncName(), dt.getKnobName());
+      k.name = names::knob(knobFunctionName(module, dt.getFuncName()),
+                           dt.getKnobName());
       k.function = dt.getFuncName().str();
       k.transformType = dt.getTransformType().str();
       k.decisionTree = true;
@@ -63,7 +65,8 @@ Space spaceFromAnnotations(ModuleOp module) {
       space.knobs.push_back(k);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
       KnobParams k;
-      k.name = names::knob(st.getFuncName(), st.getKnobName());
+      k.name = names::knob(knobFunctionName(module, st.getFuncName()),
+                           st.getKnobName());
       k.function = st.getFuncName().str();
       k.transformType = st.getTransformType().str();
       int32_t v = int32_t(st.getKnobValAttr().getInt());
@@ -90,7 +93,8 @@ unsigned applyToAnnotations(ModuleOp module, const Config &config) {
   Builder b(module.getContext());
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
-      std::string k = names::knob(dt.getFuncName(), dt.getKnobName());
+      std::string k = names::knob(knobFunctionName(module, dt.getFuncName()),
+                                  dt.getKnobName());
       SmallVector<int32_t> thresholds(dt.getThresholds());
       SmallVector<int32_t> decisions(dt.getDecisions());
       for (auto [i, t] : llvm::enumerate(thresholds))
@@ -100,7 +104,8 @@ unsigned applyToAnnotations(ModuleOp module, const Config &config) {
       dt.setThresholds(thresholds);
       dt.setDecisions(decisions);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
-      std::string k = names::knob(st.getFuncName(), st.getKnobName());
+      std::string k = names::knob(knobFunctionName(module, st.getFuncName()),
+                                  st.getKnobName());
       st.setKnobValAttr(b.getI32IntegerAttr(
           lookup(names::knobVal(k), int32_t(st.getKnobValAttr().getInt()))));
     }

@@ -14,7 +14,7 @@ func.func private @s(i32) -> i32
 func.func @f(%x: i32) -> i32 { return %x : i32 }
 approx.util.annotation.decision_tree <{func_name = "f", transform_type = "loop_perforate", state_indices = array<i64: 0>, state_function = "s", thresholds = array<i32: 5, 10>, decisions = array<i32: 0, 2, 3>, thresholds_lowers = array<i32: 0, 6>, thresholds_uppers = array<i32: 15, 20>, decision_values = array<i32: 0, 1, 2, 3>}>
 
-// UNKNOWN: config-unknown.json:3:3: error: unknown parameter 'f_thrshold_1'; this program's parameters are: f_threshold_0, f_threshold_1, f_decision_0, f_decision_1, f_decision_2
+// UNKNOWN: config-unknown.json:3:3: error: unknown parameter 'f_thrshold_1' (did you mean 'f_threshold_1'?); this program's parameters are: f_threshold_0, f_threshold_1, f_decision_0, f_decision_1, f_decision_2
 // DESC: error: 'approx.decision_tree' op thresholds must be strictly ascending, but threshold 1 (10) <= threshold 0 (15)
 // DESC: remark: after applying configuration '{{.*}}config-descending.json'
 // BOUNDS: error: 'approx.decision_tree' op threshold 1 (50) is outside its bounds [6, 20]

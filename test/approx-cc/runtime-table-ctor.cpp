@@ -3,12 +3,12 @@
 // the initialiser was raised out of the llvm.func form its global_ctors
 // entry needs). The initialiser runs approx code before main: the module's
 // registration constructor runs first (priority 101), so the initialiser
-// already reads the configured value (parameters carry mangled names).
+// already reads the configured value (parameters are named after the source name).
 // RUN: approx-cc %s -std=c++17 -o %t.baked
 // RUN: %t.baked | FileCheck %s --check-prefix=DEFAULT
 // RUN: approx-cc %s -std=c++17 --approx-runtime-table -o %t
 // RUN: %t | FileCheck %s --check-prefix=DEFAULT
-// RUN: echo '{"_Z5counti_knob_val": 4}' > %t.json
+// RUN: echo '{"count_knob_val": 4}' > %t.json
 // RUN: env APPROX_CONFIG=%t.json %t | FileCheck %s --check-prefix=SET
 #include <cstdio>
 

@@ -14,6 +14,7 @@
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Tuner/Space.h"
 #include "approx/Tuner/SpaceFromMLIR.h"
+#include "approx/Support/ParamHint.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -184,7 +185,10 @@ int checkProgramConfig(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> modules) {
     std::string list;
     for (const std::string &k : known)
       list += (list.empty() ? "" : ", ") + k;
-    errs() << where << ": error: unknown parameter '" << name << "': none of the "
+    errs() << where << ": error: unknown parameter '" << name << "'"
+           << approx::names::didYouMean(
+                  name, std::vector<std::string>(known.begin(), known.end()))
+           << ": none of the "
            << modules.size() << " source files has it; this program's parameters are: "
            << list << "\n";
     return 1;

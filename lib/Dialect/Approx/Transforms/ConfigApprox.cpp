@@ -3,6 +3,7 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Support/BoundedRead.h"
+#include "approx/Support/ParamHint.h"
 #include "approx/Support/ParamNames.h"
 
 #include "mlir/IR/Builders.h"
@@ -212,7 +213,10 @@ void ConfigApproxPass::runOnOperation() {
       continue;
     InFlightDiagnostic diag =
         emitError(config->locate(ctx, entry.getKey()), "unknown parameter '")
-        << entry.getKey() << "'; this program's parameters are: ";
+        << entry.getKey() << "'"
+        << names::didYouMean(entry.getKey().str(),
+                             std::vector<std::string>(known.begin(), known.end()))
+        << "; this program's parameters are: ";
     llvm::interleaveComma(known, diag);
     ok = false;
   }

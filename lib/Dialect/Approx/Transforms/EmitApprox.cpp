@@ -1,6 +1,7 @@
 //===- EmitApprox.cpp - annotations -> approx.knob ------------------------===//
 #include "Common.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
+#include "approx/Dialect/Approx/IR/SourceNames.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Support/ParamNames.h"
 
@@ -31,9 +32,11 @@ struct KnobRequest {
   SafetyContractAnnotationOp contract;
   Operation *first = nullptr;     // for locations and ordering
 
-  std::string knobNameAttr() const {
-    return names::knob(funcName, knobName ? std::optional<StringRef>(*knobName)
-                                          : std::nullopt);
+  /// Named after the function's source name (SourceNames.h).
+  std::string knobNameAttr(ModuleOp module) const {
+    return names::knob(knobFunctionName(module, funcName),
+                       knobName ? std::optional<StringRef>(*knobName)
+                                : std::nullopt);
   }
 };
 
@@ -296,7 +299,7 @@ void EmitApproxPass::runOnOperation() {
       ok = false;
       continue;
     }
-    std::string name = req.knobNameAttr();
+    std::string name = req.knobNameAttr(module);
     auto [it, fresh] = names.try_emplace(name, req.first);
     if (!fresh) {
       InFlightDiagnostic diag = req.first->emitOpError("knob name '")

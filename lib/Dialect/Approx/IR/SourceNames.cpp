@@ -1,0 +1,29 @@
+//===- SourceNames.cpp - the source names knobs are named after -----------===//
+#include "approx/Dialect/Approx/IR/SourceNames.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+std::string approx::knobFunctionName(ModuleOp module, StringRef symbol) {
+  if (auto names = module->getAttrOfType<DictionaryAttr>(kSourceNamesAttr))
+    if (auto name = names.getAs<StringAttr>(symbol))
+      return name.str();
+  return symbol.str();
+}
+
+void approx::recordSourceNames(ModuleOp module,
+                               const std::map<std::string, std::string> &names) {
+  std::map<std::string, unsigned> uses;
+  for (const auto &[symbol, name] : names)
+    ++uses[name];
+  Builder b(module.getContext());
+  SmallVector<NamedAttribute> entries;
+  for (const auto &[symbol, name] : names)
+    if (symbol != name && uses[name] == 1)
+      entries.push_back(b.getNamedAttr(symbol, b.getStringAttr(name)));
+  if (entries.empty())
+    module->removeAttr(kSourceNamesAttr);
+  else
+    module->setAttr(kSourceNamesAttr, b.getDictionaryAttr(entries));
+}
