@@ -42,38 +42,10 @@ approx_ctl_goal approx_ctl_defaults(void) {
 /*--- the frontier file ----------------------------------------------------*/
 
 static char *readAll(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    approx_rt_fail("cannot read '%s': %s", path, strerror(errno));
+  size_t n;
+  char *buf = approx_rt_read_file(path, "a frontier", &n);
+  if (!buf)
     return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  size_t got;
-  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n > APPROX_RT_MAX_CONFIG_BYTES) {
-      approx_rt_fail("cannot read '%s': larger than %d bytes", path, APPROX_RT_MAX_CONFIG_BYTES);
-      free(buf);
-      fclose(f);
-      return NULL;
-    }
-    if (n == cap) {
-      cap *= 2;
-      char *grown = realloc(buf, cap + 1);
-      if (!grown)
-        free(buf);
-      buf = grown;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    approx_rt_fail("cannot read '%s'%s", path, buf ? "" : ": out of memory");
-    free(buf);
-    return NULL;
-  }
-  buf[n] = 0;
   if (memchr(buf, 0, n)) {
     approx_rt_fail("%s: a NUL byte: not a pareto.csv", path);
     free(buf);

@@ -259,39 +259,49 @@ error:
   return -1;
 }
 
-int approx_rt_read_config(const char *path, approx_rt_entry **list,
-                          size_t *count) {
+char *approx_rt_read_file(const char *path, const char *what, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    setError("%s: cannot open configuration: %s", path, strerror(errno));
-    return -1;
+    setError("%s: cannot open %s: %s", path, what, strerror(errno));
+    return NULL;
   }
-  size_t cap = 4096, size = 0;
-  char *buf = malloc(cap);
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
   size_t got;
-  while (buf && (got = fread(buf + size, 1, cap - size, f)) > 0) {
-    size += got;
-    if (size > APPROX_RT_MAX_CONFIG_BYTES) {
+  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n > APPROX_RT_MAX_CONFIG_BYTES) {
       fclose(f);
       free(buf);
-      setError("%s: larger than %d MiB, the limit of a configuration", path,
-               APPROX_RT_MAX_CONFIG_BYTES >> 20);
-      return -1;
+      setError("%s: larger than %d MiB, the limit of %s", path,
+               APPROX_RT_MAX_CONFIG_BYTES >> 20, what);
+      return NULL;
     }
-    if (size == cap) {
-      char *bigger = realloc(buf, cap *= 2);
-      if (!bigger) {
+    if (n == cap) {
+      char *bigger = realloc(buf, (cap *= 2) + 1);
+      if (!bigger)
         free(buf);
-        buf = NULL;
-      }
       buf = bigger;
     }
   }
+  int bad = ferror(f);
   fclose(f);
-  if (!buf) {
-    setError("%s: out of memory", path);
-    return -1;
+  if (!buf || bad) {
+    setError("%s: cannot read %s%s", path, what, buf ? "" : ": out of memory");
+    free(buf);
+    return NULL;
   }
+  buf[n] = 0;
+  *size = n;
+  return buf;
+}
+
+int approx_rt_read_config(const char *path, approx_rt_entry **list,
+                          size_t *count) {
+  size_t size;
+  char *buf = approx_rt_read_file(path, "a configuration", &size);
+  if (!buf)
+    return -1;
   int rc = parseConfig(path, buf, size, list, count);
   free(buf);
   return rc;
