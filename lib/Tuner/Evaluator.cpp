@@ -227,20 +227,59 @@ bool parseResultLine(const std::string &output, double &time, double &qos,
 
 namespace {
 
-/// A private directory for configuration files, removed with the evaluator.
+/// Paths removeEvaluationFiles removes from an interrupt handler: the
+/// scratch directories and the files of running evaluations. A slot goes
+/// free (0) -> being written (1) -> set (2); the handler reads set slots
+/// only (plain atomics and fixed buffers: no allocation, no locks).
+struct RemovablePath {
+  std::atomic<int> state{0};
+  bool directory = false;
+  char path[1024];
+};
+constexpr size_t kMaxRemovable = 256;
+RemovablePath removable[kMaxRemovable];
+
+/// Registers `path` (best effort: a path too long or no free slot is not
+/// registered); the slot's index, or -1.
+int registerRemovable(const std::string &path, bool directory) {
+  if (path.size() >= sizeof removable[0].path)
+    return -1;
+  for (size_t i = 0; i < kMaxRemovable; ++i) {
+    int free = 0;
+    if (!removable[i].state.compare_exchange_strong(free, 1))
+      continue;
+    std::memcpy(removable[i].path, path.c_str(), path.size() + 1);
+    removable[i].directory = directory;
+    removable[i].state.store(2);
+    return int(i);
+  }
+  return -1;
+}
+
+void unregisterRemovable(int slot) {
+  if (slot >= 0)
+    removable[slot].state.store(0);
+}
+
+/// A private directory for configuration files, removed with the evaluator
+/// (or by removeEvaluationFiles when the tool is interrupted).
 struct ScratchDir {
   std::string path;
   std::atomic<unsigned long> counter{0};
+  int slot = -1;
   ScratchDir() {
     const char *tmp = std::getenv("TMPDIR");
     std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") +
                         "/approx-tune-XXXXXX";
     std::vector<char> buf(templ.begin(), templ.end());
     buf.push_back(0);
-    if (mkdtemp(buf.data()))
+    if (mkdtemp(buf.data())) {
       path = buf.data();
+      slot = registerRemovable(path, true);
+    }
   }
   ~ScratchDir() {
+    unregisterRemovable(slot);
     if (!path.empty())
       rmdir(path.c_str());
   }
@@ -450,6 +489,13 @@ void killRunningEvaluations() {
       kill(-pgid, SIGKILL);
 }
 
+void removeEvaluationFiles() {
+  for (bool directories : {false, true})
+    for (RemovablePath &r : removable)
+      if (r.state.load() == 2 && r.directory == directories)
+        directories ? rmdir(r.path) : unlink(r.path);
+}
+
 EvaluateFn commandEvaluator(const CommandOptions &options) {
   auto scratch = std::make_shared<ScratchDir>();
   return [options, scratch](const Config &config, InputSet set) {
@@ -475,6 +521,8 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
     }
     std::string detailFile = scratch->path + "/detail-" +
                              std::to_string(scratch->counter++) + ".txt";
+    int slots[] = {registerRemovable(file, false),
+                   registerRemovable(detailFile, false)};
     std::vector<std::string> env = {
         "APPROX_CONFIG=" + file,
         std::string("APPROX_INPUT_SET=") + inputSetName(set),
@@ -516,6 +564,8 @@ EvaluateFn commandEvaluator(const CommandOptions &options) {
           return one;
         },
         options.repetitions, options.timeTolerance);
+    for (int slot : slots)
+      unregisterRemovable(slot);
     std::remove(file.c_str());
     std::remove(detailFile.c_str());
     return m;

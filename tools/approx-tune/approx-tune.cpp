@@ -206,6 +206,7 @@ int fail(const Twine &msg) { return approx::tools::fail("approx-tune", msg); }
 /// interrupted store transaction is rolled back when it is next opened.
 void onInterrupt() {
   tune::killRunningEvaluations();
+  tune::removeEvaluationFiles();
   static const char msg[] = "approx-tune: interrupted; running evaluations "
                             "stopped, measured ones kept in the results "
                             "store (--resume continues)\n";

@@ -139,6 +139,14 @@ EvaluateFn calibratedCommandEvaluator(
 /// no evaluation outlives them and none is recorded as a crash.
 void killRunningEvaluations();
 
+/// Removes the configuration and detail files of the evaluations running
+/// and the evaluators' scratch directories (`$TMPDIR/approx-tune-*`), which
+/// a tool ending in its interrupt handler would otherwise leave behind.
+/// Async-signal-safe; call it after killRunningEvaluations, just before
+/// exiting (evaluators made afterwards are not affected, but the ones it
+/// cleaned cannot write files any more).
+void removeEvaluationFiles();
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNER_EVALUATOR_H
