@@ -14,11 +14,18 @@ namespace {
 bool allFinite(const std::vector<double> &v) {
   return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
 }
+/// Whether an approximate output can be scored against the exact one at
+/// all: the same length and only finite values (a NaN or an infinity is no
+/// approximation of anything).
+bool comparable(const std::vector<double> &exact,
+                const std::vector<double> &approx) {
+  return exact.size() == approx.size() && allFinite(exact) && allFinite(approx);
+}
 } // namespace
 
 double l2Accuracy(const std::vector<double> &exact,
                   const std::vector<double> &approx) {
-  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+  if (!comparable(exact, approx))
     return 0.0;
   double num = 0, den = 0;
   for (size_t i = 0; i < exact.size(); ++i) {
@@ -33,7 +40,7 @@ double l2Accuracy(const std::vector<double> &exact,
 
 double relativeErrorAccuracy(const std::vector<double> &exact,
                              const std::vector<double> &approx) {
-  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+  if (!comparable(exact, approx))
     return 0.0;
   if (exact.empty())
     return 1.0;
@@ -48,7 +55,7 @@ double relativeErrorAccuracy(const std::vector<double> &exact,
 
 double missRateAccuracy(const std::vector<double> &exact,
                         const std::vector<double> &approx) {
-  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+  if (!comparable(exact, approx))
     return 0.0;
   if (exact.empty())
     return 1.0;
@@ -60,7 +67,7 @@ double missRateAccuracy(const std::vector<double> &exact,
 
 double imageRmseAccuracy(const std::vector<double> &exact,
                          const std::vector<double> &approx, double range) {
-  if (exact.size() != approx.size() || !allFinite(exact) || !allFinite(approx))
+  if (!comparable(exact, approx))
     return 0.0;
   if (exact.empty())
     return 1.0;
