@@ -1,7 +1,8 @@
 //===- ParamHint.h - "did you mean" for unknown parameters ------*- C++ -*-===//
 //
 // The hint of every "unknown parameter" message (approx-cc, config-approx,
-// approx-tune --validate). Plain C++: the tuner's core links no LLVM.
+// approx-tune --validate) and of unknown annotation attributes (SourceCheck).
+// Plain C++: the tuner's core links no LLVM.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_SUPPORT_PARAMHINT_H
@@ -36,13 +37,11 @@ inline size_t editDistance(const std::string &a, const std::string &b,
   return std::min(row[b.size()], cap);
 }
 
-/// The known parameter an unknown `name` most likely meant: one within
-/// edit distance 3, or the same parameter of a C++ function spelt with its
-/// symbol instead of its source name (`_Z4cndfd_knob_val` for
-/// `cndf_knob_val`: the same suffix, the source name inside the symbol);
-/// empty when none.
-inline std::string closestParam(const std::string &name,
-                                const std::vector<std::string> &known) {
+/// The known name closest to a misspelt `name`, within edit distance 3;
+/// empty when none (unknown parameters here, unknown annotation attributes
+/// in SourceCheck).
+inline std::string closestName(const std::string &name,
+                               const std::vector<std::string> &known) {
   std::string best;
   size_t bestDistance = 4;
   for (const std::string &k : known) {
@@ -50,6 +49,17 @@ inline std::string closestParam(const std::string &name,
     if (d < bestDistance)
       bestDistance = d, best = k;
   }
+  return best;
+}
+
+/// The known parameter an unknown `name` most likely meant: one within
+/// edit distance 3 (closestName), or the same parameter of a C++ function spelt with its
+/// symbol instead of its source name (`_Z4cndfd_knob_val` for
+/// `cndf_knob_val`: the same suffix, the source name inside the symbol);
+/// empty when none.
+inline std::string closestParam(const std::string &name,
+                                const std::vector<std::string> &known) {
+  std::string best = closestName(name, known);
   if (!best.empty() || name.rfind("_Z", 0) != 0)
     return best;
   for (const std::string &k : known)

@@ -2,6 +2,7 @@
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Support/NestingLimit.h"
+#include "approx/Support/ParamHint.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,16 +15,11 @@ using namespace approx;
 
 std::string approx::unknownAttributeMessage(llvm::StringRef name,
                                             llvm::ArrayRef<llvm::StringRef> known) {
-  llvm::StringRef best;
-  unsigned bestDistance = ~0u;
-  for (llvm::StringRef k : known) {
-    unsigned d = name.edit_distance(k);
-    if (d < bestDistance)
-      bestDistance = d, best = k;
-  }
+  std::string best = names::closestName(
+      name.str(), std::vector<std::string>(known.begin(), known.end()));
   std::string m = ("unknown attribute '" + name + "'").str();
-  if (!best.empty() && bestDistance <= 3)
-    return m + " (did you mean '" + best.str() + "'?)";
+  if (!best.empty())
+    return m + " (did you mean '" + best + "'?)";
   return m + " (an annotation takes only its own attributes)";
 }
 
