@@ -785,7 +785,10 @@ private:
     return true;
   }
 
-  double elapsed() const {
+  /// The search's clock: this session's seconds plus the clock of the last
+  /// evaluation replayed from an earlier session.
+  double elapsed() const { return sessionSeconds() + clockOffset; }
+  double sessionSeconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          start)
         .count();
@@ -1303,6 +1306,8 @@ private:
       if (auto it = prior.find(key(batch[i].config));
           it != prior.end() && !it->second.empty()) {
         results[i] = it->second.front().result;
+        clockOffset = std::max(clockOffset,
+                               it->second.front().clock - sessionSeconds());
         it->second.pop_front();
         replayed[i] = true;
         continue;
@@ -1326,6 +1331,7 @@ private:
       e.technique = p.technique;
       e.config = p.config;
       e.result = results[i];
+      e.clock = elapsed();
       if (!replayed[i]) {
         ++result.newEvaluations;
         if (options.onEvaluation)
@@ -1446,6 +1452,7 @@ private:
   Archive archive;
   TuneResult result;
   std::chrono::steady_clock::time_point start;
+  double clockOffset = 0;
   double baseTime = 1;
   ValueOrder valueOrder;  // per knob, exact to most aggressive
   Composer composer;

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -91,7 +92,8 @@ CREATE TABLE IF NOT EXISTS runs(
 CREATE TABLE IF NOT EXISTS evaluations(
   run INTEGER REFERENCES runs(id), seq INTEGER, input_set TEXT,
   technique TEXT, config TEXT, status TEXT, time REAL, qos REAL,
-  samples TEXT, message TEXT, detail TEXT, PRIMARY KEY(run, input_set, seq));
+  samples TEXT, message TEXT, detail TEXT, clock REAL,
+  PRIMARY KEY(run, input_set, seq));
 )sql";
 
 /// A prepared statement, finalised on scope exit.
@@ -180,11 +182,15 @@ std::unique_ptr<Store> Store::open(const std::string &path,
     sqlite3_close(db);
     return nullptr;
   }
-  // Stores written before per-input scores were kept gain their column.
-  {
-    Statement probe(db, "SELECT detail FROM evaluations LIMIT 0");
+  // Stores written before per-input scores, or the search's clock, were
+  // kept gain their columns (empty in the old rows).
+  for (const char *column : {"detail TEXT", "clock REAL"}) {
+    std::string name = std::string(column).substr(0, std::strcspn(column, " "));
+    Statement probe(db, ("SELECT " + name + " FROM evaluations LIMIT 0").c_str());
     if (!probe)
-      sqlite3_exec(db, "ALTER TABLE evaluations ADD COLUMN detail TEXT",
+      sqlite3_exec(db,
+                   ("ALTER TABLE evaluations ADD COLUMN " + std::string(column))
+                       .c_str(),
                    nullptr, nullptr, nullptr);
   }
   // A store whose tables lack a column the tuner writes (renamed,
@@ -193,7 +199,7 @@ std::unique_ptr<Store> Store::open(const std::string &path,
        {"SELECT id, started, space, fingerprint, mode, seed, qos_min, "
         "workers, command, machine FROM runs LIMIT 0",
         "SELECT run, seq, input_set, technique, config, status, time, qos, "
-        "samples, message, detail FROM evaluations LIMIT 0"}) {
+        "samples, message, detail, clock FROM evaluations LIMIT 0"}) {
     Statement s(db, probe);
     if (!s) {
       error = "'" + path + "' is not a usable results store: " +
@@ -315,7 +321,7 @@ bool Store::add(long run, InputSet set, const Evaluation &e,
                 std::string &error) {
   Statement s(db, "INSERT OR REPLACE INTO evaluations(run, seq, input_set, "
                   "technique, config, status, time, qos, samples, message, "
-                  "detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+                  "detail, clock) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
   if (!s) {
     error = sqlite3_errmsg(db);
     return false;
@@ -337,6 +343,7 @@ bool Store::add(long run, InputSet set, const Evaluation &e,
   s.bind(9, samples);
   s.bind(10, e.result.message);
   s.bind(11, formatQosDetail(e.result.detail));
+  s.bind(12, e.clock);
   if (sqlite3_step(s.stmt) != SQLITE_DONE) {
     error = sqlite3_errmsg(db);
     return false;
@@ -378,6 +385,11 @@ bool decodeEvaluation(const StoredRow &row, Evaluation &e, std::string &error) {
     e.result.samples.push_back(v);
   }
   e.result.message = row.message;
+  if (!std::isfinite(row.clock) || row.clock < 0) {
+    error = "clock " + std::to_string(row.clock) + " is not a finite number";
+    return false;
+  }
+  e.clock = row.clock;
   if (!row.detail.empty() &&
       !parseQosDetail(row.detail, "detail", e.result.detail, error))
     return false;
@@ -388,7 +400,7 @@ bool Store::evaluations(long run, InputSet set, std::vector<Evaluation> &out,
                         std::string &error) {
   out.clear();
   Statement s(db, "SELECT seq, technique, config, status, time, qos, samples, "
-                  "message, detail FROM evaluations WHERE run = ? AND "
+                  "message, detail, clock FROM evaluations WHERE run = ? AND "
                   "input_set = ? ORDER BY seq");
   if (!s)
     return readFailed(error);
@@ -406,6 +418,7 @@ bool Store::evaluations(long run, InputSet set, std::vector<Evaluation> &out,
     row.samples = s.text(6);
     row.message = s.text(7);
     row.detail = s.text(8);
+    row.clock = sqlite3_column_double(s.stmt, 9);
     Evaluation e;
     if (!decodeEvaluation(row, e, error)) {
       error = "results store '" + path + "': run " + std::to_string(run) +

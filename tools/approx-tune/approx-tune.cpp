@@ -90,7 +90,8 @@ cl::opt<unsigned> maxEvals("max-evals",
                            cl::desc("Evaluations of candidate configurations (default 100)"),
                            cl::init(100), cl::cat(searchCat));
 cl::opt<double> timeBudget("time-budget",
-                           cl::desc("Seconds of search; 0 = no limit"),
+                           cl::desc("Seconds of search, earlier sessions of a resumed "
+                                    "run included; 0 = no limit"),
                            cl::init(0), cl::cat(searchCat));
 cl::opt<unsigned> seed("seed", cl::desc("Seed of the search (default 1)"), cl::init(1),
                        cl::cat(searchCat));

@@ -365,6 +365,54 @@ TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
   EXPECT_EQ(r.best, straight.best);
 }
 
+TEST(SearchTest, AResumedRunsTimeBudgetCountsEarlierSessions) {
+  // The search's clock is stored with each evaluation; a resumed run's
+  // clock continues from the last one replayed, so --time-budget bounds
+  // the whole run, not each session.
+  Synthetic syn;
+  std::string path = ::testing::TempDir() + "search-clock.db";
+  std::remove(path.c_str());
+  std::string error;
+  auto store = Store::open(path, error);
+  ASSERT_TRUE(store) << error;
+  RunInfo run;
+  run.fingerprint = spaceFingerprint(syn.space, true);
+  ASSERT_TRUE(store->beginRun(run, error)) << error;
+  TuneOptions o;
+  o.maxEvals = 20;
+  std::vector<Evaluation> recorded;
+  o.onEvaluation = [&](const Evaluation &e) {
+    recorded.push_back(e);
+    ASSERT_TRUE(store->add(run.id, InputSet::Tuning, e, error)) << error;
+  };
+  tune(syn.space, syn.evaluator(), o);
+  ASSERT_EQ(recorded.size(), 21u);
+  for (size_t i = 1; i < recorded.size(); ++i)
+    EXPECT_GE(recorded[i].clock, recorded[i - 1].clock) << i;
+  // The earlier session ran for an hour (as if): its last clock says so.
+  Evaluation last = recorded.back();
+  last.clock = 3600;
+  ASSERT_TRUE(store->add(run.id, InputSet::Tuning, last, error)) << error;
+
+  TuneOptions resumed = o;
+  resumed.maxEvals = 100;
+  resumed.onEvaluation = nullptr;
+  ASSERT_TRUE(store->evaluations(run.id, InputSet::Tuning, resumed.prior, error))
+      << error;
+  EXPECT_EQ(resumed.prior.back().clock, 3600);
+  resumed.timeBudget = 1800; // spent already: nothing new is measured
+  std::atomic<int> calls{0};
+  TuneResult r = tune(syn.space, syn.evaluator(&calls), resumed);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(r.newEvaluations, 0u);
+  EXPECT_EQ(r.stopReason, "time budget reached");
+  EXPECT_GE(r.seconds, 3600);
+  resumed.timeBudget = 7200; // an hour left: the run goes on
+  r = tune(syn.space, syn.evaluator(&calls), resumed);
+  EXPECT_EQ(r.newEvaluations, 80u);
+  EXPECT_GE(r.evaluations.back().clock, 3600);
+}
+
 TEST(SearchTest, ResumeReplaysNoisyMeasurementsExactly) {
   // Real timings differ from run to run: a resumed run must follow the
   // stored measurements, not new ones (here the annotation's defaults are

@@ -28,6 +28,11 @@ struct Evaluation {
   std::string technique; // exact, default, exhaustive, de, nelder-mead, ...
   Config config;
   Measurement result;
+  /// The search's clock when it was recorded: seconds since the run began,
+  /// the time of earlier sessions of a resumed run included (0 where not
+  /// known: stores written before it was kept). A resumed run's clock, and
+  /// so its --time-budget, continues from the last one replayed.
+  double clock = 0;
 };
 
 struct Progress {

@@ -7,11 +7,12 @@
 //   runs(id, started, space, fingerprint, mode, seed, qos_min, workers,
 //        command, machine)
 //   evaluations(run, seq, input_set, technique, config, status, time, qos,
-//               samples, message, detail)
+//               samples, message, detail, clock)
 //
 // `config` is `name=value,...` sorted by name; `samples` the repetition
 // times, comma-separated; `detail` the per-input scores, `id score` lines;
-// input_set is tuning, evaluation or calibration.
+// input_set is tuning, evaluation or calibration; `clock` the search's
+// seconds when the evaluation was recorded (Evaluation::clock).
 //
 // A damaged store (a page SQLite finds corrupt, a row that does not decode)
 // is an error on opening or reading, never a silent re-run: the file is
@@ -71,6 +72,7 @@ struct StoredRow {
   std::string technique, config, status;
   double time = 0, qos = 0;
   std::string samples, message, detail;
+  double clock = 0;
 };
 
 /// Decodes a stored row into `e`; false with `error` (naming the column)
