@@ -7,6 +7,7 @@
 #include "approx/Frontend/Annotations.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Support/BoundedRead.h"
+#include "OutlineLoops.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Mangle.h"
@@ -274,11 +275,46 @@ unsigned nextCodeLine(llvm::ArrayRef<llvm::StringRef> lines, unsigned after) {
   return 0;
 }
 
+/// What an annotation at `targetLine` of `file` applies to: a function,
+/// or a loop and its function (both null: neither starts there).
+std::pair<const SourceFunction *, const SourceLoop *>
+findTarget(const SourceIndex &index, llvm::StringRef file, unsigned targetLine) {
+  for (const SourceFunction &f : index.functions) {
+    if (f.file != file)
+      continue;
+    if (f.line == targetLine)
+      return {&f, nullptr};
+    for (const SourceLoop &l : f.loops)
+      if (l.line == targetLine)
+        return {&f, &l};
+  }
+  return {nullptr, nullptr};
+}
+
+/// The annotations of `text` with the line each applies to (nextCodeLine:
+/// 0 for none); `errors` gets the parse errors.
+std::vector<std::pair<SourceAnnotation, unsigned>>
+annotationTargets(llvm::StringRef text, std::vector<AnnotationError> &errors) {
+  std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  std::vector<std::pair<SourceAnnotation, unsigned>> out;
+  for (SourceAnnotation &ann : anns)
+    out.push_back({ann, nextCodeLine(lines, ann.lastLine)});
+  return out;
+}
+
+/// Annotated loops moved out of their functions (OutlineLoops.h), by the
+/// function's symbol and the loop's line.
+using OutlinedLoops = std::map<std::pair<std::string, unsigned>, OutlinedLoop>;
+
 /// Turns source annotations into approx.util.annotation ops.
 class Annotator {
 public:
-  Annotator(ModuleOp module, llvm::StringRef path, const SourceIndex &index)
-      : module(module), path(path), index(index), b(module.getContext()) {
+  Annotator(ModuleOp module, llvm::StringRef path, const SourceIndex &index,
+            const OutlinedLoops &outlined)
+      : module(module), path(path), index(index), outlined(outlined),
+        b(module.getContext()) {
     b.setInsertionPointToEnd(module.getBody());
   }
 
@@ -286,7 +322,7 @@ public:
     for (const AnnotationError &w : findNearMisses(text))
       emitWarning(loc(w.pos), w.message);
     std::vector<AnnotationError> errors;
-    std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
+    auto anns = annotationTargets(text, errors);
     for (const AnnotationError &e : errors)
       emitError(loc(e.pos), e.message);
     if (!errors.empty())
@@ -294,8 +330,7 @@ public:
     llvm::SmallVector<llvm::StringRef> lines;
     text.split(lines, '\n');
     bool ok = true;
-    for (const SourceAnnotation &ann : anns) {
-      unsigned target = nextCodeLine(lines, ann.lastLine);
+    for (const auto &[ann, target] : anns) {
       if (target && !directiveOf(lines[target - 1]).empty()) {
         emitError(loc(ann.pos))
             << "annotation is followed by the preprocessor line '"
@@ -315,6 +350,7 @@ private:
   ModuleOp module;
   std::string path;
   const SourceIndex &index;
+  const OutlinedLoops &outlined;
   OpBuilder b;
 
   Location loc(SourcePos p) {
@@ -406,23 +442,7 @@ private:
   }
 
   LogicalResult attach(const SourceAnnotation &ann, unsigned targetLine) {
-    const SourceFunction *fn = nullptr;
-    const SourceLoop *loop = nullptr;
-    for (const SourceFunction &f : index.functions) {
-      if (f.file != path)
-        continue;
-      if (f.line == targetLine) {
-        fn = &f;
-        break;
-      }
-      for (const SourceLoop &l : f.loops)
-        if (l.line == targetLine && !loop) {
-          fn = &f;
-          loop = &l;
-        }
-      if (loop)
-        break;
-    }
+    auto [fn, loop] = findTarget(index, path, targetLine);
     if (!fn) {
       auto what = index.unsupported.find({path, targetLine});
       if (what != index.unsupported.end())
@@ -437,22 +457,43 @@ private:
              << "annotation is not followed by a function definition or a "
                 "for/while loop";
     }
-    auto func = module.lookupSymbol<func::FuncOp>(fn->linkName);
+    // A loop of a function with exception handling is in a function of its
+    // own (OutlineLoops.h): the knob goes there, on its one loop nest.
+    std::string symbolName = fn->linkName;
+    std::vector<int64_t> path = loop ? loop->path : std::vector<int64_t>{};
+    unsigned inputs = 0;
+    const OutlinedLoop *moved = nullptr;
+    if (loop)
+      if (auto it = outlined.find({fn->linkName, loop->line});
+          it != outlined.end())
+        moved = &it->second;
+    if (moved && moved->symbol.empty())
+      return emitError(loc(ann.pos))
+             << "the loop cannot be approximated: function '" << fn->sourceName
+             << "' uses C++ exceptions, and the loop cannot be moved into a "
+                "function of its own: "
+             << moved->whyNot;
+    if (moved) {
+      symbolName = moved->symbol;
+      path = {0};
+      inputs = moved->inputs;
+    }
+    auto func = module.lookupSymbol<func::FuncOp>(symbolName);
     if (!func)
       return emitError(loc(ann.pos))
              << "function '" << fn->sourceName
              << "' cannot be approximated: "
-             << whyNotRaised(module, fn->linkName);
+             << whyNotRaised(module, symbolName);
 
     Location l = loc(ann.pos);
-    StringAttr funcName = b.getStringAttr(fn->linkName);
+    StringAttr funcName = b.getStringAttr(symbolName);
     StringAttr knobName;
     if (const AnnotationValue *v = ann.get("knob_name"))
       knobName = b.getStringAttr(v->identifier);
     else if (loop)
       knobName = b.getStringAttr("line" + std::to_string(loop->line));
     DenseI64ArrayAttr loopPath =
-        loop ? b.getDenseI64ArrayAttr(loop->path) : DenseI64ArrayAttr();
+        loop ? b.getDenseI64ArrayAttr(path) : DenseI64ArrayAttr();
 
     if (ann.kind == SourceAnnotation::SafetyContract) {
       FailureOr<std::string> checker =
@@ -509,6 +550,9 @@ private:
     std::vector<int64_t> indices{-1};
     if (const AnnotationValue *v = ann.get("state_indices"))
       indices = v->list;
+    for (int64_t &i : indices) // the function's arguments follow the inputs
+      if (i >= 0)
+        i += inputs;
     DecisionTreeAnnotationOp::create(
         b, l, funcName, type, b.getDenseI64ArrayAttr(indices),
         b.getStringAttr(stateFn), i32s(ann.get("thresholds")),
@@ -555,6 +599,40 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
     return nullptr;
   promoteToSSA(*llvmModule);
 
+  // The main file's annotations, then those of the program's own headers
+  // (a header's annotations apply to its own functions and loops).
+  std::vector<std::pair<std::string, std::unique_ptr<llvm::MemoryBuffer>>> files;
+  if (options.annotate) {
+    std::vector<std::string> names{path.str()};
+    names.insert(names.end(), index.headers.begin(), index.headers.end());
+    for (const std::string &file : names) {
+      auto text = readBounded(file);
+      if (!text) {
+        emitError(UnknownLoc::get(&ctx)) << "cannot read '" << file
+                                         << "': " << llvm::toString(text.takeError());
+        return nullptr;
+      }
+      if (file == names.front() ||
+          (*text)->getBuffer().contains_insensitive("@approx"))
+        files.emplace_back(file, std::move(*text));
+    }
+  }
+  // Annotated loops of functions with exception handling move into
+  // functions of their own (OutlineLoops.h).
+  OutlinedLoops outlined;
+  for (const auto &[file, text] : files) {
+    std::vector<AnnotationError> errors;
+    for (const auto &[ann, target] : annotationTargets(text->getBuffer(), errors)) {
+      auto [fn, loop] = findTarget(index, file, target);
+      if (!loop || outlined.count({fn->linkName, loop->line}))
+        continue;
+      llvm::Function *f = llvmModule->getFunction(fn->linkName);
+      if (f && usesExceptions(*f))
+        outlined[{fn->linkName, loop->line}] =
+            outlineLoop(*llvmModule, fn->linkName, loop->line);
+    }
+  }
+
   // MLIR: import, raise, lift, uplift.
   OwningOpRef<ModuleOp> module =
       translateLLVMIRToModule(std::move(llvmModule), &ctx,
@@ -571,39 +649,33 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
 
   if (!options.annotate)
     return module;
-  // The main file's annotations, then those of the program's own headers
-  // (a header's annotations apply to its own functions and loops).
-  std::vector<std::string> files{path.str()};
-  files.insert(files.end(), index.headers.begin(), index.headers.end());
   bool ok = true;
-  for (const std::string &file : files) {
-    auto text = readBounded(file);
-    if (!text) {
-      emitError(UnknownLoc::get(&ctx))
-          << "cannot read '" << file << "': " << llvm::toString(text.takeError());
-      return nullptr;
-    }
-    if (file != files.front() &&
-        !(*text)->getBuffer().contains_insensitive("@approx"))
-      continue;
-    Annotator annotator(*module, file, index);
-    ok &= succeeded(annotator.run((*text)->getBuffer()));
+  for (const auto &[file, text] : files) {
+    Annotator annotator(*module, file, index, outlined);
+    ok &= succeeded(annotator.run(text->getBuffer()));
   }
   if (!ok)
     return nullptr;
-  // Knobs of C++ functions are named after their source names.
-  std::map<std::string, std::string> qualified, annotated;
+  // Knobs of C++ functions are named after their source names; those of a
+  // moved loop after its function's.
+  std::map<std::string, std::string> qualified, annotated, pieces;
   for (const SourceFunction &f : index.functions)
     qualified.emplace(f.linkName, f.qualifiedName);
+  for (const auto &[where, moved] : outlined)
+    if (!moved.symbol.empty())
+      pieces.emplace(moved.symbol, where.first);
   for (Operation &op : module->getBody()->getOperations()) {
     auto name = op.getAttrOfType<StringAttr>("func_name");
     if (!name || !isa<DecisionTreeAnnotationOp, StaticTransformAnnotationOp,
                       SafetyContractAnnotationOp>(op))
       continue;
-    if (auto it = qualified.find(name.str()); it != qualified.end())
+    std::string symbol = name.str();
+    if (auto piece = pieces.find(symbol); piece != pieces.end())
+      symbol = piece->second;
+    if (auto it = qualified.find(symbol); it != qualified.end())
       annotated.insert(*it);
   }
-  recordSourceNames(*module, annotated);
+  recordSourceNames(*module, annotated, pieces);
   if (options.widenBounds)
     widenAnnotationBounds(*module);
   // Annotation errors (lengths, order, bounds, signatures) are reported at

@@ -12,16 +12,23 @@ std::string approx::knobFunctionName(ModuleOp module, StringRef symbol) {
   return symbol.str();
 }
 
-void approx::recordSourceNames(ModuleOp module,
-                               const std::map<std::string, std::string> &names) {
+void approx::recordSourceNames(
+    ModuleOp module, const std::map<std::string, std::string> &names,
+    const std::map<std::string, std::string> &pieces) {
   std::map<std::string, unsigned> uses;
   for (const auto &[symbol, name] : names)
     ++uses[name];
+  auto nameOf = [&](const std::string &symbol) {
+    auto it = names.find(symbol);
+    return it != names.end() && uses[it->second] == 1 ? it->second : symbol;
+  };
   Builder b(module.getContext());
   SmallVector<NamedAttribute> entries;
   for (const auto &[symbol, name] : names)
     if (symbol != name && uses[name] == 1)
       entries.push_back(b.getNamedAttr(symbol, b.getStringAttr(name)));
+  for (const auto &[piece, function] : pieces)
+    entries.push_back(b.getNamedAttr(piece, b.getStringAttr(nameOf(function))));
   if (entries.empty())
     module->removeAttr(kSourceNamesAttr);
   else

@@ -26,9 +26,12 @@ std::string knobFunctionName(mlir::ModuleOp module, llvm::StringRef symbol);
 
 /// Records `names` (symbol -> qualified source name, the annotated C++
 /// functions) on `module`: each symbol whose source name no other symbol
-/// of `names` shares.
+/// of `names` shares. `pieces` (symbol -> symbol of the function it was cut
+/// from: a loop moved out of a function with exception handling) are named
+/// as their functions are.
 void recordSourceNames(mlir::ModuleOp module,
-                       const std::map<std::string, std::string> &names);
+                       const std::map<std::string, std::string> &names,
+                       const std::map<std::string, std::string> &pieces = {});
 
 } // namespace approx
 
