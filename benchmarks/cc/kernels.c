@@ -1,5 +1,6 @@
 /* Kernels for comparing approx-cc's exact build with clang -O3. Each kernel
  * runs on fixed data and prints its checksum and its time in seconds. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -60,6 +61,20 @@ double stencil(double *u, double *v, int n, int steps) {
   return u[n / 2];
 }
 
+/* Asserts in a hot loop, built without -DNDEBUG (issue 43, defect 5): the
+ * failure path is a call that never returns, inside a loop with a knob. */
+double checked_norm(const double *x, int n, int reps) {
+  double s = 0;
+  for (int r = 0; r < reps; r++) {
+    // @approx:static_transform transform_type=loop_perforate knob_val=0 decision_values=[0, 2]
+    for (int i = 0; i < n; i++) {
+      assert(x[i] >= 0 && x[i] < 1e6);
+      s += x[i] * x[i];
+    }
+  }
+  return s;
+}
+
 int main(void) {
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++) {
@@ -83,10 +98,15 @@ int main(void) {
   double t3 = now();
   double r4 = stencil(u, v, 100000, 1000);
   double t4 = now();
+  for (int i = 0; i < 100000; i++)
+    v[i] = (i % 101) * 0.5;
+  double r5 = checked_norm(v, 100000, 400);
+  double t5 = now();
   printf("matmul %.6f %.6f\n", r1, t1 - t0);
   printf("sieve %ld %.6f\n", r2, t2 - t1);
   printf("histogram %ld %.6f\n", r3, t3 - t2);
   printf("stencil %.9f %.6f\n", r4, t4 - t3);
+  printf("asserts %.6f %.6f\n", r5, t5 - t4);
   free(data);
   free(u);
   free(v);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """approx-cc quality bars, measured side by side in one run:
- - run time of the exact approx-cc build vs native clang -O3 on
-   benchmarks/cc/kernels.c (alternating runs, medians, ratio), and equality of
-   their outputs' checksums;
+ - run time of the exact approx-cc build, and of the runtime-table build at
+   its exact configuration, vs native clang -O3 on benchmarks/cc/kernels.c
+   (alternating runs, medians, ratios), and equality of their outputs'
+   checksums;
  - compile time of a generated 500-line C file to an executable (median of
    repeated builds), next to clang -O2 on the same file.
 Usage: run.py BUILD_DIR [repetitions]"""
@@ -28,31 +29,39 @@ def run(cmd):
 kernels = os.path.join(here, "kernels.c")
 exe_cc = os.path.join(tmp, "kernels-approx-cc")
 exe_ref = os.path.join(tmp, "kernels-clang")
+exe_table = os.path.join(tmp, "kernels-table")
 run([cc, kernels, "-O3", "--approx-exact", "-o", exe_cc])
+run([cc, kernels, "-O3", "--approx-runtime-table", "-o", exe_table])
 run([clang, kernels, "-O3", "-o", exe_ref])
 
-times = {"approx-cc": {}, "clang": {}}
+times = {"approx-cc": {}, "table": {}, "clang": {}}
 checks = {}
 for _ in range(reps):
-    for label, exe in (("approx-cc", exe_cc), ("clang", exe_ref)):
+    for label, exe in (("approx-cc", exe_cc), ("table", exe_table), ("clang", exe_ref)):
         for line in run([exe]).splitlines():
             name, checksum, seconds = line.split()
             times[label].setdefault(name, []).append(float(seconds))
             checks.setdefault(name, {})[label] = checksum
 
 print("## Exact approx-cc build vs clang -O3\n")
-print(f"benchmarks/cc/kernels.c, median of {reps} alternating runs.\n")
-print("| kernel | clang -O3 ms | approx-cc ms | clang / approx-cc | same result |")
-print("|---|---|---|---|---|")
-ratios = []
+print(f"benchmarks/cc/kernels.c, median of {reps} alternating runs; the runtime-table build "
+      "(`--approx-runtime-table`) at its exact configuration; asserts: a loop with a knob and "
+      "asserts, no -DNDEBUG.\n")
+print("| kernel | clang -O3 ms | approx-cc ms | clang / approx-cc | table ms | clang / table "
+      "| same result |")
+print("|---|---|---|---|---|---|---|")
+ratios, table_ratios = [], []
 for name in times["clang"]:
     c = statistics.median(times["clang"][name])
     a = statistics.median(times["approx-cc"][name])
+    t = statistics.median(times["table"][name])
     ratios.append(c / a)
-    same = checks[name]["clang"] == checks[name]["approx-cc"]
-    print(f"| {name} | {1e3 * c:.2f} | {1e3 * a:.2f} | {c / a:.3f} | {'yes' if same else 'NO'} |")
-geo = statistics.geometric_mean(ratios)
-print(f"| geometric mean | | | {geo:.3f} | |")
+    table_ratios.append(c / t)
+    same = len(set(checks[name].values())) == 1
+    print(f"| {name} | {1e3 * c:.2f} | {1e3 * a:.2f} | {c / a:.3f} | {1e3 * t:.2f} | {c / t:.3f} "
+          f"| {'yes' if same else 'NO'} |")
+print(f"| geometric mean | | | {statistics.geometric_mean(ratios):.3f} | | "
+      f"{statistics.geometric_mean(table_ratios):.3f} | |")
 
 src = os.path.join(tmp, "gen500.c")
 with open(src, "w") as f:

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace approx {
@@ -125,6 +126,68 @@ bool raiseArith(OpBuilder &b, Operation *op) {
   return false;
 }
 
+/// Whether function `f` (llvm.func or raised) never returns: LLVM's
+/// `noreturn` (abort, exit, __assert_fail, __cxa_throw, the program's own).
+bool isNoReturn(Operation *f) {
+  auto attrs = f ? f->getAttrOfType<ArrayAttr>("passthrough") : ArrayAttr();
+  return attrs && llvm::any_of(attrs, [](Attribute a) {
+           auto s = dyn_cast<StringAttr>(a);
+           return s && s.getValue() == "noreturn";
+         });
+}
+
+/// Whether `from` reaches `to` in one pass through the code: never
+/// entering a block that dominates `from` (that edge goes round a loop).
+bool reachesForward(Block *from, Block *to, DominanceInfo &dom) {
+  SmallVector<Block *> work{from};
+  llvm::SmallPtrSet<Block *, 16> seen{from};
+  while (!work.empty()) {
+    Block *b = work.pop_back_val();
+    if (b == to)
+      return true;
+    for (Block *s : b->getSuccessors())
+      if (!dom.dominates(s, from) && seen.insert(s).second)
+        work.push_back(s);
+  }
+  return false;
+}
+
+/// The branch that replaces `unreachable` after a call that never returns
+/// (an assert's failure path: `if (!(a && b)) __assert_fail(...)`): to the
+/// block where a predecessor's other branch goes on (the assert passed),
+/// one that does not lead back to this block, with poison for its
+/// arguments. The path is never taken past the call; as a branch it keeps
+/// the loop around it single-exit (an scf.for, which knobs can perforate,
+/// instead of an scf.while leaving through a function return), and LLVM,
+/// told the callee is noreturn, makes it unreachable again. False when the
+/// block has no such predecessor.
+bool branchPastNoReturnCall(OpBuilder &b, Operation *unreachable,
+                            func::FuncOp fn) {
+  auto call = dyn_cast_or_null<LLVM::CallOp>(unreachable->getPrevNode());
+  Block *block = unreachable->getBlock();
+  auto module = fn->getParentOfType<ModuleOp>();
+  if (!call || !call.getCallee() ||
+      !isNoReturn(module.lookupSymbol(*call.getCallee())))
+    return false;
+  DominanceInfo dom(fn);
+  for (Block *pred : block->getPredecessors()) {
+    Operation *branch = pred->getTerminator();
+    if (branch->getNumSuccessors() != 2)
+      continue;
+    for (Block *other : branch->getSuccessors()) {
+      if (other == block || reachesForward(other, block, dom))
+        continue;
+      SmallVector<Value> poison;
+      for (BlockArgument arg : other->getArguments())
+        poison.push_back(ub::PoisonOp::create(b, unreachable->getLoc(),
+                                              arg.getType()));
+      cf::BranchOp::create(b, unreachable->getLoc(), other, poison);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Branches and returns of a raised function.
 bool raiseTerminator(OpBuilder &b, Operation *op, func::FuncOp fn) {
   b.setInsertionPoint(op);
@@ -147,6 +210,8 @@ bool raiseTerminator(OpBuilder &b, Operation *op, func::FuncOp fn) {
                          sw.getCaseDestinations(), caseOperands);
   } else if (auto ret = dyn_cast<LLVM::ReturnOp>(op)) {
     func::ReturnOp::create(b, loc, ret.getOperands());
+  } else if (isa<LLVM::UnreachableOp>(op) &&
+             branchPastNoReturnCall(b, op, fn)) {
   } else if (isa<LLVM::UnreachableOp>(op)) {
     SmallVector<Value> poison;
     for (Type t : fn.getResultTypes())
@@ -257,6 +322,9 @@ void RaiseLLVMToStdPass::runOnOperation() {
                                   : f.getLinkage();
       fn->setAttr("llvm.linkage", LLVM::LinkageAttr::get(&getContext(), linkage));
     }
+    // `noreturn` is kept for LLVM (branchPastNoReturnCall relies on it).
+    if (isNoReturn(f))
+      fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noreturn")}));
     fn.getBody().takeBody(f.getBody());
     f.erase();
     raised.insert(fn.getName());
