@@ -163,7 +163,9 @@ std::vector<Measurement> Report::tuningPoints() const {
 }
 
 double Report::tuningSpeedup(double loss) const {
-  return speedupAt(result->evaluations[0].result.time, tuningPoints(), loss);
+  double s = speedupAt(result->evaluations[0].result.time, tuningPoints(), loss);
+  double noise = result->baselineNoise();
+  return noise >= 0 && s <= 1 + noise ? 1.0 : s;
 }
 
 std::optional<double> Report::evaluationSpeedup(double loss) const {
@@ -180,15 +182,26 @@ LevelPick Report::pick(double loss) const {
     const LevelCertificate *c = certificate(loss);
     if (c && c->pick >= 0)
       p.point = long(certification->order[size_t(c->pick)]);
-    return p;
+  } else {
+    const Config &exact = result->evaluations[0].config;
+    for (size_t i = 0; i < result->frontier.size(); ++i) {
+      const Evaluation &e = result->evaluations[result->frontier[i]];
+      if (e.result.qos >= 1 - loss - 1e-12) {
+        if (e.config != exact)
+          p.point = long(i);
+        break;
+      }
+    }
   }
-  const Config &exact = result->evaluations[0].config;
-  for (size_t i = 0; i < result->frontier.size(); ++i) {
-    const Evaluation &e = result->evaluations[result->frontier[i]];
-    if (e.result.qos >= 1 - loss - 1e-12) {
-      if (e.config != exact)
-        p.point = long(i);
-      break;
+  // No faster than the exact configuration beyond its measured noise: no
+  // speedup to deploy.
+  double noise = result->baselineNoise();
+  if (p.point >= 0 && noise >= 0) {
+    double speedup = result->evaluations[0].result.time /
+                     result->evaluations[result->frontier[size_t(p.point)]].result.time;
+    if (speedup <= 1 + noise) {
+      p.withinNoise = speedup;
+      p.point = -1;
     }
   }
   return p;
@@ -429,6 +442,20 @@ std::string Report::speedupTable() const {
                     (levelName(loss) + "%").c_str(), s, "-", "-");
     t += line;
   }
+  if (double noise = result->baselineNoise(); noise >= 0) {
+    t += "\nthe exact configuration: " +
+         std::to_string(result->evaluations[0].result.samples.size()) +
+         " time samples on the tuning set, spread " +
+         fmt("%.1f%%", noise * 100) +
+         " (the measured noise: speedups within it are reported as 1.00x and not "
+         "deployed)";
+    std::string within;
+    for (double loss : lossLevels())
+      if (LevelPick p = pick(loss); p.withinNoise > 0)
+        within += (within.empty() ? "" : ", ") + ("<= " + levelName(loss) + "%") +
+                  fmt(" (%.2fx)", p.withinNoise);
+    t += within.empty() ? "\n" : "; within it: " + within + "\n";
+  }
   if (certification) {
     const Certification &c = *certification;
     t += "\ncertified on the calibration set (" +
@@ -483,7 +510,9 @@ std::string Report::summaryJson() const {
   j += std::string("  \"exhaustive\": ") + (r.exhaustive ? "true" : "false") + ",\n";
   j += "  \"tuning_time_s\": " + num(r.seconds) + ",\n";
   j += "  \"stop_reason\": " + jsonString(r.stopReason) + ",\n";
-  j += "  \"baseline\": {\"tuning\": {\"time_s\": " + num(base) + "}";
+  j += "  \"baseline\": {\"tuning\": {\"time_s\": " + num(base) + ", \"samples\": " +
+       std::to_string(r.evaluations[0].result.samples.size()) + ", \"noise\": " +
+       (r.baselineNoise() >= 0 ? num(r.baselineNoise()) : std::string("null")) + "}";
   if (holdout && holdout->baseline.ok())
     j += ", \"evaluation\": {\"time_s\": " + num(holdout->baseline.time) + "}";
   j += "},\n";
@@ -541,6 +570,7 @@ std::string Report::summaryJson() const {
     std::string s = "{\"basis\": " +
                     jsonString(p.certified ? "certified" : "tuning") +
                     ", \"exact\": " + (p.point < 0 ? "true" : "false") +
+                    (p.withinNoise > 0 ? ", \"within_noise\": " + num(p.withinNoise) : "") +
                     ", \"tuning\": " + measurementJson(m, base, r.evaluations[0].result);
     if (holdout && holdout->baseline.ok())
       s += ", \"evaluation\": " +

@@ -1354,7 +1354,9 @@ private:
   /// One candidate's measurement on the tuning set, screened first when
   /// screening is on (never the exact baseline).
   Measurement measureCandidate(const Config &c, bool baseline) const {
-    if (options.screenBelow <= 0 || baseline)
+    if (baseline)
+      return measureBaseline(c);
+    if (options.screenBelow <= 0)
       return evaluate(c, InputSet::Tuning);
     Measurement screen = evaluate(c, InputSet::Screen);
     if (!screen.ok())
@@ -1368,6 +1370,24 @@ private:
     screen.status = EvalStatus::Screened;
     screen.message = why;
     return screen;
+  }
+
+  /// The exact baseline, measured to options.baselineSamples time samples:
+  /// every speedup is relative to it, and its spread is the noise a
+  /// speedup must exceed.
+  Measurement measureBaseline(const Config &c) const {
+    Measurement m = evaluate(c, InputSet::Tuning);
+    while (m.ok() && m.samples.size() < options.baselineSamples) {
+      Measurement more = evaluate(c, InputSet::Tuning);
+      if (!more.ok())
+        return more;
+      if (more.samples.empty())
+        break;
+      m.samples.insert(m.samples.end(), more.samples.begin(), more.samples.end());
+    }
+    if (m.samples.size() > 1)
+      m.time = median(m.samples);
+    return m;
   }
 
   /// Adds the newest evaluation to the archive and credits its techniques.
@@ -1491,6 +1511,15 @@ std::string progressLine(const Progress &p) {
                 p.evaluations, p.maxEvals, best, p.frontier, p.failed,
                 screened, p.elapsed, left);
   return line;
+}
+
+double TuneResult::baselineNoise() const {
+  if (evaluations.empty() || evaluations[0].result.samples.size() < 3)
+    return -1;
+  const std::vector<double> &s = evaluations[0].result.samples;
+  auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+  double mid = median(s);
+  return mid > 0 ? (*hi - *lo) / mid : -1;
 }
 
 TuneResult tune(const Space &space, const EvaluateFn &evaluate,

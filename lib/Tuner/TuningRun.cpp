@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace approx::tune {
@@ -61,6 +62,11 @@ bool TuningRun::open(std::string &error) {
 
 namespace {
 
+/// The exact configuration's time spread above which a run warns that the
+/// machine's noise hides speedups (the lowest levels' gains are often
+/// 1.1-1.5x).
+constexpr double kNoiseWarning = 0.10;
+
 /// Why a run stops when the exact configuration fails on `set`.
 std::string exactFailed(InputSet set, const Measurement &m) {
   std::string where = set == InputSet::Tuning
@@ -107,6 +113,18 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
   if (!tuned.baselineOk()) {
     error = exactFailed(InputSet::Tuning, tuned.evaluations[0].result);
     return false;
+  }
+  // Speedups within the exact configuration's noise are not deployed
+  // (Report::pick); say so when that hides the lower levels' gains.
+  if (double noise = tuned.baselineNoise(); noise > kNoiseWarning && settings.warn) {
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "the exact configuration's time spread by %.0f%% over its %zu runs "
+                  "on the tuning set: speedups up to %.2fx cannot be told from noise "
+                  "on this machine, and are neither reported nor deployed (a loaded "
+                  "machine? raise --repetitions, or measure on an idle one)",
+                  noise * 100, tuned.evaluations[0].result.samples.size(), 1 + noise);
+    settings.warn(line);
   }
   rep = Report();
   rep.space = settings.spaceName;

@@ -122,7 +122,9 @@ cl::opt<unsigned> batch(
     cl::init(0), cl::cat(searchCat));
 cl::opt<unsigned> repetitions(
     "repetitions",
-    cl::desc("Runs per configuration at most, medians kept (default 3)"),
+    cl::desc("Runs per configuration at most, medians kept (default 3); "
+             "with N > 1 the exact baseline gets 2N+1 time samples, whose "
+             "spread is the noise a speedup must exceed"),
     cl::init(3), cl::cat(searchCat));
 cl::opt<double> timeTolerance(
     "time-tolerance",
@@ -477,6 +479,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   options.timeBudget = timeBudget;
   options.seed = seed;
   options.screenBelow = screenBelow;
+  options.baselineSamples = repetitions > 1 ? 2 * repetitions + 1 : 1;
   // With --mpi the batch is the run's "workers" (stored, and required the
   // same on --resume): the number of workers does not change the run.
   unsigned batchSize = mpi ? (batch ? unsigned(batch) : mpiWorkers) : unsigned(workers);

@@ -413,6 +413,78 @@ TEST(SearchTest, AResumedRunsTimeBudgetCountsEarlierSessions) {
   EXPECT_GE(r.evaluations.back().clock, 3600);
 }
 
+TEST(SearchTest, TheBaselineIsMeasuredToItsSamples) {
+  // The exact configuration is measured until it has baselineSamples time
+  // samples (here one per call); their spread is the run's noise.
+  Synthetic syn;
+  int exactCalls = 0;
+  Config exact;
+  EvaluateFn eval = [&](const Config &c, InputSet) {
+    Measurement m = model(c, syn.knobs, syn.weights);
+    if (exactCalls == 0 || c == exact) {
+      exact = c;
+      m.time *= 1 + 0.1 * (exactCalls++ % 3); // 1, 1.1, 1.2, ...
+      m.samples = {m.time};
+    }
+    return m;
+  };
+  TuneOptions o;
+  o.maxEvals = 20;
+  o.baselineSamples = 7;
+  TuneResult r = tune(syn.space, eval, o);
+  EXPECT_EQ(exactCalls, 7);
+  ASSERT_EQ(r.evaluations[0].result.samples.size(), 7u);
+  EXPECT_NEAR(r.baselineNoise(), 0.2 / 1.1, 1e-9); // (1.2 - 1) / median 1.1
+  o.baselineSamples = 1;
+  EXPECT_LT(tune(syn.space, syn.evaluator(), o).baselineNoise(), 0);
+}
+
+TEST(SearchTest, SpeedupsWithinTheBaselinesNoiseAreNotDeployed) {
+  // The exact configuration's times spread 30 %; a 1.05x point is within
+  // that noise (reported 1.00x, the exact configuration deployed), a 2x
+  // point is not.
+  Synthetic syn;
+  TuneResult r;
+  Evaluation exact, small, large;
+  exact.config = exactConfig(syn.space);
+  exact.result.time = 1.0;
+  exact.result.qos = 1;
+  exact.result.samples = {1.0, 0.9, 1.2, 1.0, 0.95};
+  small.seq = 1;
+  small.config = exact.config;
+  small.config["a_decision_0"] = 1;
+  small.result.time = 0.95;
+  small.result.qos = 0.99;
+  small.result.samples = {0.95};
+  large.seq = 2;
+  large.config = exact.config;
+  large.config["b_decision_0"] = 2;
+  large.result.time = 0.5;
+  large.result.qos = 0.92;
+  large.result.samples = {0.5};
+  r.evaluations = {exact, small, large};
+  r.frontier = {2, 1, 0};
+  Report rep;
+  rep.result = &r;
+  rep.params = &syn.space;
+  EXPECT_NEAR(r.baselineNoise(), 0.3, 1e-9);
+  LevelPick low = rep.pick(0.01);
+  EXPECT_EQ(low.point, -1);
+  EXPECT_NEAR(low.withinNoise, 1 / 0.95, 1e-9);
+  EXPECT_EQ(rep.tuningSpeedup(0.01), 1.0);
+  LevelPick high = rep.pick(0.09);
+  EXPECT_EQ(high.point, 0);
+  EXPECT_EQ(high.withinNoise, 0);
+  EXPECT_NEAR(rep.tuningSpeedup(0.09), 2.0, 1e-9);
+  EXPECT_NE(rep.speedupTable().find("within it: <= 1% (1.05x), <= 3% (1.05x), <= 6% (1.05x)"),
+            std::string::npos)
+      << rep.speedupTable();
+  EXPECT_NE(rep.summaryJson().find("\"within_noise\": "), std::string::npos);
+  // Without a measured noise (one sample) the small point is deployed.
+  r.evaluations[0].result.samples = {1.0};
+  EXPECT_EQ(rep.pick(0.01).point, 1);
+}
+
 TEST(SearchTest, ResumeReplaysNoisyMeasurementsExactly) {
   // Real timings differ from run to run: a resumed run must follow the
   // stored measurements, not new ones (here the annotation's defaults are

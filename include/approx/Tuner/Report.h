@@ -70,6 +70,10 @@ struct LevelPick {
   double loss = 0;
   long point = -1; // index into TuneResult::frontier; -1: the exact one
   bool certified = false;
+  /// > 0: the point the level would pick, at this tuning-set speedup, is
+  /// not faster than the exact configuration by more than its measured
+  /// noise (TuneResult::baselineNoise), so the exact one is deployed.
+  double withinNoise = 0;
 };
 
 /// The largest speedup over `baseline` among `points` with QoS >= 1 - loss
@@ -89,6 +93,8 @@ struct Report {
   std::optional<Certification> certification;
 
   std::vector<Measurement> tuningPoints() const; // every successful one
+  /// The largest tuning-set speedup at `loss`; 1 when it is within the
+  /// exact configuration's measured noise.
   double tuningSpeedup(double loss) const;
   std::optional<double> evaluationSpeedup(double loss) const;
   /// The deployment pick at `loss`.

@@ -54,6 +54,10 @@ struct TuneOptions {
   unsigned workers = 1;
   /// Decision trees (dynamic) or one transform value per knob (static).
   bool dynamic = true;
+  /// Time samples the exact baseline is measured to on the tuning set (the
+  /// evaluator is called again until it has them; 1: as any configuration).
+  /// Their spread is the run's measured noise (TuneResult::baselineNoise).
+  unsigned baselineSamples = 1;
   /// Screening (multi-fidelity), off at 0: each candidate (not the exact
   /// baseline) is measured first on the screen set (InputSet::Screen) and
   /// on the tuning set only when its QoS there is at least this bound;
@@ -91,6 +95,9 @@ struct TuneResult {
   bool exhaustive = false;
   double seconds = 0;
   std::string stopReason;
+  /// The exact baseline's relative time spread on the tuning set, (max -
+  /// min) / median of its samples; negative (unknown) with fewer than 3.
+  double baselineNoise() const;
   bool baselineOk() const {
     return !evaluations.empty() && evaluations[0].result.ok();
   }
