@@ -315,17 +315,32 @@ TEST(SearchTest, KnobsAloneThenStatesThenComposed) {
     EXPECT_EQ(shorter.evaluations[i].config, r.evaluations[i].config) << i;
 }
 
-TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
-  Synthetic syn;
-  std::string path = ::testing::TempDir() + "search-resume.db";
+/// A new store `name` in the test's temporary folder with a run of
+/// `space` (seed `seed`) begun in it: `run`; null on failure (with a test
+/// failure).
+std::unique_ptr<Store> freshStore(const std::string &name, const Space &space,
+                                  uint64_t seed, RunInfo &run) {
+  std::string path = ::testing::TempDir() + name;
   std::remove(path.c_str());
   std::string error;
   auto store = Store::open(path, error);
-  ASSERT_TRUE(store) << error;
+  run = RunInfo();
+  run.fingerprint = spaceFingerprint(space, true);
+  run.seed = seed;
+  if (!store || !store->beginRun(run, error)) {
+    ADD_FAILURE() << error;
+    return nullptr;
+  }
+  return store;
+}
+
+TEST(SearchTest, ResumeContinuesAStoppedRunThroughTheStore) {
+  Synthetic syn;
+  std::string path = ::testing::TempDir() + "search-resume.db";
+  std::string error;
   RunInfo run;
-  run.fingerprint = spaceFingerprint(syn.space, true);
-  run.seed = 5;
-  ASSERT_TRUE(store->beginRun(run, error)) << error;
+  auto store = freshStore("search-resume.db", syn.space, 5, run);
+  ASSERT_TRUE(store);
 
   TuneOptions o;
   o.seed = 5;
@@ -370,14 +385,10 @@ TEST(SearchTest, AResumedRunsTimeBudgetCountsEarlierSessions) {
   // clock continues from the last one replayed, so --time-budget bounds
   // the whole run, not each session.
   Synthetic syn;
-  std::string path = ::testing::TempDir() + "search-clock.db";
-  std::remove(path.c_str());
   std::string error;
-  auto store = Store::open(path, error);
-  ASSERT_TRUE(store) << error;
   RunInfo run;
-  run.fingerprint = spaceFingerprint(syn.space, true);
-  ASSERT_TRUE(store->beginRun(run, error)) << error;
+  auto store = freshStore("search-clock.db", syn.space, 1, run);
+  ASSERT_TRUE(store);
   TuneOptions o;
   o.maxEvals = 20;
   std::vector<Evaluation> recorded;
