@@ -460,7 +460,7 @@ private:
     // A loop of a function with exception handling is in a function of its
     // own (OutlineLoops.h): the knob goes there, on its one loop nest.
     std::string symbolName = fn->linkName;
-    std::vector<int64_t> path = loop ? loop->path : std::vector<int64_t>{};
+    std::vector<int64_t> nest = loop ? loop->path : std::vector<int64_t>{};
     unsigned inputs = 0;
     const OutlinedLoop *moved = nullptr;
     if (loop)
@@ -475,7 +475,7 @@ private:
              << moved->whyNot;
     if (moved) {
       symbolName = moved->symbol;
-      path = {0};
+      nest = {0};
       inputs = moved->inputs;
     }
     auto func = module.lookupSymbol<func::FuncOp>(symbolName);
@@ -493,7 +493,7 @@ private:
     else if (loop)
       knobName = b.getStringAttr("line" + std::to_string(loop->line));
     DenseI64ArrayAttr loopPath =
-        loop ? b.getDenseI64ArrayAttr(path) : DenseI64ArrayAttr();
+        loop ? b.getDenseI64ArrayAttr(nest) : DenseI64ArrayAttr();
 
     if (ann.kind == SourceAnnotation::SafetyContract) {
       FailureOr<std::string> checker =

@@ -72,7 +72,9 @@ approx::OutlinedLoop approx::outlineLoop(Module &module, StringRef function,
       break;
     }
   if (!loop) {
-    out.whyNot = "clang generated no loop at line " + std::to_string(line);
+    out.whyNot = "the function has no loop at line " + std::to_string(line) +
+                 " left (a loop inside another annotated loop of a function "
+                 "with exception handling is not supported)";
     return out;
   }
   // Calls that may throw unwind out of the loop, to one place whose phis
