@@ -7,7 +7,9 @@
  - compile time of a generated 500-line C file to an executable (median of
    repeated builds), next to clang -O2 on the same file.
 Usage: run.py BUILD_DIR [repetitions]"""
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -20,6 +22,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 cc = os.path.join(build, "bin", "approx-cc")
 clang = "/usr/lib/llvm-22/bin/clang"
 tmp = tempfile.mkdtemp(prefix="approx-cc-bench-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 
 
 def run(cmd):
