@@ -291,18 +291,23 @@ findTarget(const SourceIndex &index, llvm::StringRef file, unsigned targetLine) 
   return {nullptr, nullptr};
 }
 
-/// The annotations of `text` with the line each applies to (nextCodeLine:
-/// 0 for none); `errors` gets the parse errors.
-std::vector<std::pair<SourceAnnotation, unsigned>>
-annotationTargets(llvm::StringRef text, std::vector<AnnotationError> &errors) {
-  std::vector<SourceAnnotation> anns = parseAnnotations(text, errors);
-  llvm::SmallVector<llvm::StringRef> lines;
-  text.split(lines, '\n');
-  std::vector<std::pair<SourceAnnotation, unsigned>> out;
-  for (SourceAnnotation &ann : anns)
-    out.push_back({ann, nextCodeLine(lines, ann.lastLine)});
-  return out;
-}
+/// A file with annotations, parsed once: each annotation with the line it
+/// applies to (nextCodeLine: 0 for none), and the parse errors.
+struct AnnotatedFile {
+  std::string path;
+  std::unique_ptr<llvm::MemoryBuffer> text;
+  std::vector<std::pair<SourceAnnotation, unsigned>> targets;
+  std::vector<AnnotationError> errors;
+
+  AnnotatedFile(std::string path, std::unique_ptr<llvm::MemoryBuffer> buffer)
+      : path(std::move(path)), text(std::move(buffer)) {
+    llvm::StringRef t = text->getBuffer();
+    llvm::SmallVector<llvm::StringRef> lines;
+    t.split(lines, '\n');
+    for (SourceAnnotation &ann : parseAnnotations(t, errors))
+      targets.push_back({ann, nextCodeLine(lines, ann.lastLine)});
+  }
+};
 
 /// Annotated loops moved out of their functions (OutlineLoops.h), by the
 /// function's symbol and the loop's line.
@@ -318,19 +323,18 @@ public:
     b.setInsertionPointToEnd(module.getBody());
   }
 
-  LogicalResult run(llvm::StringRef text) {
+  LogicalResult run(const AnnotatedFile &file) {
+    llvm::StringRef text = file.text->getBuffer();
     for (const AnnotationError &w : findNearMisses(text))
       emitWarning(loc(w.pos), w.message);
-    std::vector<AnnotationError> errors;
-    auto anns = annotationTargets(text, errors);
-    for (const AnnotationError &e : errors)
+    for (const AnnotationError &e : file.errors)
       emitError(loc(e.pos), e.message);
-    if (!errors.empty())
+    if (!file.errors.empty())
       return failure();
     llvm::SmallVector<llvm::StringRef> lines;
     text.split(lines, '\n');
     bool ok = true;
-    for (const auto &[ann, target] : anns) {
+    for (const auto &[ann, target] : file.targets) {
       if (target && !directiveOf(lines[target - 1]).empty()) {
         emitError(loc(ann.pos))
             << "annotation is followed by the preprocessor line '"
@@ -601,7 +605,7 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
 
   // The main file's annotations, then those of the program's own headers
   // (a header's annotations apply to its own functions and loops).
-  std::vector<std::pair<std::string, std::unique_ptr<llvm::MemoryBuffer>>> files;
+  std::vector<AnnotatedFile> files;
   if (options.annotate) {
     std::vector<std::string> names{path.str()};
     names.insert(names.end(), index.headers.begin(), index.headers.end());
@@ -620,10 +624,9 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   // Annotated loops of functions with exception handling move into
   // functions of their own (OutlineLoops.h).
   OutlinedLoops outlined;
-  for (const auto &[file, text] : files) {
-    std::vector<AnnotationError> errors;
-    for (const auto &[ann, target] : annotationTargets(text->getBuffer(), errors)) {
-      auto [fn, loop] = findTarget(index, file, target);
+  for (const AnnotatedFile &file : files) {
+    for (const auto &[ann, target] : file.targets) {
+      auto [fn, loop] = findTarget(index, file.path, target);
       if (!loop || outlined.count({fn->linkName, loop->line}))
         continue;
       llvm::Function *f = llvmModule->getFunction(fn->linkName);
@@ -650,9 +653,9 @@ OwningOpRef<ModuleOp> importCSource(MLIRContext &ctx, llvm::StringRef path,
   if (!options.annotate)
     return module;
   bool ok = true;
-  for (const auto &[file, text] : files) {
-    Annotator annotator(*module, file, index, outlined);
-    ok &= succeeded(annotator.run(text->getBuffer()));
+  for (const AnnotatedFile &file : files) {
+    Annotator annotator(*module, file.path, index, outlined);
+    ok &= succeeded(annotator.run(file));
   }
   if (!ok)
     return nullptr;

@@ -139,6 +139,14 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double relativeSpread(const std::vector<double> &samples) {
+  if (samples.empty())
+    return -1;
+  auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+  double mid = median(samples);
+  return mid > 0 ? (*hi - *lo) / mid : -1;
+}
+
 Measurement repeatMeasurement(const std::function<Measurement()> &once,
                               unsigned repetitions, double timeTolerance) {
   Measurement result;
@@ -152,11 +160,9 @@ Measurement repeatMeasurement(const std::function<Measurement()> &once,
     result.samples.push_back(m.time);
     qos.push_back(m.qos);
     if (timeTolerance > 0 && r >= 1) {
-      auto [lo, hi] = std::minmax_element(result.samples.begin(),
-                                          result.samples.end());
       auto [qlo, qhi] = std::minmax_element(qos.begin(), qos.end());
-      double mid = median(result.samples);
-      if (*qhi - *qlo <= 1e-12 && mid > 0 && (*hi - *lo) / mid <= timeTolerance)
+      double spread = relativeSpread(result.samples);
+      if (*qhi - *qlo <= 1e-12 && spread >= 0 && spread <= timeTolerance)
         break;
     }
   }

@@ -164,8 +164,7 @@ std::vector<Measurement> Report::tuningPoints() const {
 
 double Report::tuningSpeedup(double loss) const {
   double s = speedupAt(result->evaluations[0].result.time, tuningPoints(), loss);
-  double noise = result->baselineNoise();
-  return noise >= 0 && s <= 1 + noise ? 1.0 : s;
+  return result->withinNoise(s) ? 1.0 : s;
 }
 
 std::optional<double> Report::evaluationSpeedup(double loss) const {
@@ -195,11 +194,10 @@ LevelPick Report::pick(double loss) const {
   }
   // No faster than the exact configuration beyond its measured noise: no
   // speedup to deploy.
-  double noise = result->baselineNoise();
-  if (p.point >= 0 && noise >= 0) {
+  if (p.point >= 0) {
     double speedup = result->evaluations[0].result.time /
                      result->evaluations[result->frontier[size_t(p.point)]].result.time;
-    if (speedup <= 1 + noise) {
+    if (result->withinNoise(speedup)) {
       p.withinNoise = speedup;
       p.point = -1;
     }

@@ -1516,10 +1516,12 @@ std::string progressLine(const Progress &p) {
 double TuneResult::baselineNoise() const {
   if (evaluations.empty() || evaluations[0].result.samples.size() < 3)
     return -1;
-  const std::vector<double> &s = evaluations[0].result.samples;
-  auto [lo, hi] = std::minmax_element(s.begin(), s.end());
-  double mid = median(s);
-  return mid > 0 ? (*hi - *lo) / mid : -1;
+  return relativeSpread(evaluations[0].result.samples);
+}
+
+bool TuneResult::withinNoise(double speedup) const {
+  double noise = baselineNoise();
+  return noise >= 0 && speedup <= 1 + noise;
 }
 
 TuneResult tune(const Space &space, const EvaluateFn &evaluate,

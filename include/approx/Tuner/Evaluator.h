@@ -76,6 +76,10 @@ EvaluateFn perInputSet(EvaluateFn tuning, EvaluateFn evaluation,
 /// The median of `v` (0 when empty).
 double median(std::vector<double> v);
 
+/// The relative spread of time samples, (max - min) / median; negative
+/// when it is undefined (no samples, or a median of 0).
+double relativeSpread(const std::vector<double> &samples);
+
 /// Runs `once` up to `repetitions` times and combines the results: medians of
 /// time and QoS; the first failure is the result. With `timeTolerance` > 0,
 /// repetitions adapt to the noise measured: after two runs that agree on

@@ -98,6 +98,9 @@ struct TuneResult {
   /// The exact baseline's relative time spread on the tuning set, (max -
   /// min) / median of its samples; negative (unknown) with fewer than 3.
   double baselineNoise() const;
+  /// Whether `speedup` over the baseline is within that noise (false when
+  /// the noise is unknown).
+  bool withinNoise(double speedup) const;
   bool baselineOk() const {
     return !evaluations.empty() && evaluations[0].result.ok();
   }

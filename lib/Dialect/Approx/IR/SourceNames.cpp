@@ -24,9 +24,9 @@ void approx::recordSourceNames(
   };
   Builder b(module.getContext());
   SmallVector<NamedAttribute> entries;
-  for (const auto &[symbol, name] : names)
-    if (symbol != name && uses[name] == 1)
-      entries.push_back(b.getNamedAttr(symbol, b.getStringAttr(name)));
+  for (const auto &entry : names)
+    if (std::string name = nameOf(entry.first); name != entry.first)
+      entries.push_back(b.getNamedAttr(entry.first, b.getStringAttr(name)));
   for (const auto &[piece, function] : pieces)
     entries.push_back(b.getNamedAttr(piece, b.getStringAttr(nameOf(function))));
   if (entries.empty())
