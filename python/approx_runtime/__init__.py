@@ -6,7 +6,8 @@ Annotate functions with knobs (`Knob`, `DecisionTree`, `StaticTransform`,
 (`parse_and_generate`, `inject_annotations_text`), compile (`compile`),
 export and deploy JAX functions (`export_to_mlir`, `inject_annotations`,
 `compile_to_iree`, `load_module`), tune (`tune`, `ApproxTunerInterface`)
-and certify picks from per-input scores (`certify`, `loss_upper_bound`).
+certify picks from per-input scores (`certify`, `loss_upper_bound`), and
+hold a latency goal at run time on the tuned frontier (`Controller`).
 The C++ core is the extension `_core`.
 """
 
@@ -44,6 +45,7 @@ from .ml import (CompiledModule, LoadedModule, compile_to_iree, export_to_mlir,
 from .space import Space
 from .tuning import ApproxTunerInterface, create_tuner_arg_parser, tune
 from .certification import certify, loss_upper_bound
+from .controller import Controller
 
 __all__ = [
     "Knob", "DecisionTree", "SafetyContract", "StaticTransform", "get_config",
@@ -53,5 +55,5 @@ __all__ = [
     "export_to_mlir", "export_with_config", "inject_annotations",
     "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
     "tune", "Space", "ApproxTunerInterface", "create_tuner_arg_parser",
-    "certify", "loss_upper_bound",
+    "certify", "loss_upper_bound", "Controller",
 ]

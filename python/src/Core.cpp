@@ -391,4 +391,5 @@ NB_MODULE(_core, m) {
 
   bindTune(m);
   bindCertify(m);
+  bindController(m);
 }

@@ -2,7 +2,7 @@
 //
 // The Python module `approx_runtime._core` (docs/python.md) binds the C++
 // libraries: MLIR text in and out (this header), the tuner (Tune.cpp),
-// certification (Certify.cpp).
+// certification (Certify.cpp), the runtime controller (Controller.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_PYTHON_CORE_H
@@ -33,6 +33,9 @@ tune::BoundKind boundArg(const std::string &name, const char *arg);
 
 /// Binds certification over per-input scores (Certify.cpp).
 void bindCertify(nanobind::module_ &m);
+
+/// Binds the runtime controller (Controller.cpp).
+void bindController(nanobind::module_ &m);
 
 } // namespace approx::python
 

@@ -31,6 +31,36 @@
  * current point (hysteresis: no thrashing on noise). When even the fastest
  * point is predicted to miss, it stays on the fastest.
  *
+ * The drift monitor (optional: `max_loss` > 0) checks that promise on the
+ * live stream, as Green recalibrates with occasional exact runs: after a
+ * unit, approx_ctl_shadow_due() says whether to run it again exactly (a
+ * random `shadow_fraction` of the units run on a point that is not exact);
+ * the caller does so between approx_ctl_begin_exact() and
+ * approx_ctl_end_exact(), giving the unit's QoS loss against the exact
+ * output (in [0, 1], the metric's loss):
+ *
+ *   approx_ctl_begin(c); out = do_one_unit(); approx_ctl_end(c);
+ *   if (approx_ctl_shadow_due(c)) {
+ *     approx_ctl_begin_exact(c);                  sets the exact configuration
+ *     ref = do_one_unit();
+ *     if (approx_ctl_end_exact(c, loss(out, ref)))  1: drift detected
+ *       fprintf(stderr, "drift: ...");
+ *   }
+ *
+ * The test is a betting martingale on the losses (anytime-valid: on a
+ * stream whose mean loss stays at most `max_loss`, the probability of ever
+ * raising an alarm is at most `drift_delta`, however long the stream): its
+ * wealth W <- W (1 + l (x - max_loss)) grows when losses exceed the level,
+ * with the bet l >= 0 chosen from the earlier losses only (an exponentially
+ * weighted mean and variance; l = 0 while their mean is below the level, so
+ * a long unshifted stream does not wear the wealth down), and an alarm is
+ * raised at W >= 1 / drift_delta. On an alarm the controller stops using
+ * the point the unit ran on and every faster one (it moves to more accurate
+ * points; the most accurate point is never given up), counts the alarm and
+ * starts a new test. A shadow unit's time is not a unit's time: the model
+ * learns from the approximate run only, and the shadow runs' total is
+ * reported as the monitor's overhead.
+ *
  * Not thread-safe: one controller per loop; the parameters it sets are the
  * process's (approx_rt_set).
  *===----------------------------------------------------------------------===*/
@@ -51,6 +81,12 @@ typedef struct {
   int check_params;      /* 1: every frontier parameter must be one the program
                             has registered (default 1; 0 for a controller
                             opened before the program's modules load) */
+  /* The drift monitor (off when max_loss is 0, the default). */
+  double max_loss;        /* the mean per-unit QoS loss the deployment was
+                             certified for, in (0, 1) */
+  double shadow_fraction; /* units also run exactly, in (0, 1] (default 0.05) */
+  double drift_delta;     /* false-alarm probability, in (0, 1) (default 0.05) */
+  unsigned shadow_seed;   /* the shadow units' random draw (default 1) */
 } approx_ctl_goal;
 
 typedef struct approx_ctl approx_ctl;
@@ -82,6 +118,38 @@ double approx_ctl_point_relative_time(const approx_ctl *c, size_t point); /* r(p
 double approx_ctl_base_seconds(const approx_ctl *c);
 long approx_ctl_units(const approx_ctl *c);
 long approx_ctl_misses(const approx_ctl *c);
+
+/* The frontier's parameters (names as in the file) and a point's values:
+ * what approx_ctl_begin sets, for callers that apply a point themselves (a
+ * library with its own runtime, the Python binding). */
+size_t approx_ctl_num_params(const approx_ctl *c);
+const char *approx_ctl_param_name(const approx_ctl *c, size_t param);
+int approx_ctl_point_value(const approx_ctl *c, size_t point, size_t param);
+/* 1 when the point is the exact configuration (every decision and knob
+ * value 0): its loss is 0 by construction and it is never shadowed. */
+int approx_ctl_point_is_exact(const approx_ctl *c, size_t point);
+/* The value approx_ctl_begin_exact sets for a parameter: 0, or for a
+ * threshold (<knob>_threshold_<i>) the current point's. */
+int approx_ctl_exact_value(const approx_ctl *c, size_t param);
+
+/* The drift monitor (see above). approx_ctl_shadow_due: 1 when the unit
+ * approx_ctl_end just ended is to be run again exactly. approx_ctl_begin_exact
+ * sets every decision and knob parameter of the frontier to 0 (thresholds
+ * keep their values) and starts the shadow clock; approx_ctl_end_exact
+ * stops it and tests the loss: 1 when it raises an alarm, 0 when not, -1
+ * (approx_rt_last_error says why) when the loss is not a number in [0, 1]
+ * or no shadow run was due. */
+int approx_ctl_shadow_due(const approx_ctl *c);
+void approx_ctl_begin_exact(approx_ctl *c);
+int approx_ctl_end_exact(approx_ctl *c, double loss);
+/* Alarms so far, the least accurate point still in use (0 before any
+ * alarm), the current test's wealth (1 at its start), the shadow units and
+ * their total seconds (the monitor's overhead). */
+long approx_ctl_drift_alarms(const approx_ctl *c);
+int approx_ctl_floor(const approx_ctl *c);
+double approx_ctl_drift_wealth(const approx_ctl *c);
+long approx_ctl_shadow_units(const approx_ctl *c);
+double approx_ctl_shadow_seconds(const approx_ctl *c);
 
 #ifdef __cplusplus
 }

@@ -19,24 +19,53 @@
 typedef struct {
   double time, qos;
   int32_t *values; /* one per parameter */
+  int exact;       /* every decision and knob value 0 */
 } Point;
 
 struct approx_ctl {
   approx_ctl_goal goal;
   char **names;
+  int *thresholds; /* per parameter: 1 for <knob>_threshold_<i> */
   size_t numParams;
   Point *points; /* ascending time: 0 the fastest */
   size_t numPoints;
   size_t current;
+  size_t floor; /* the least accurate point still in use (the drift monitor) */
   long units, misses, onPoint; /* onPoint: units run on the current point */
   double base;                 /* b: a unit's time at the most accurate point */
   struct timespec started;
   int running;
+  /* The drift monitor. */
+  size_t lastPoint; /* the point of the unit approx_ctl_end ended */
+  int shadowDue, inShadow;
+  double wealth, mean, var; /* the test: its wealth, the losses' weighted mean, variance */
+  long alarms, shadowUnits;
+  double shadowSeconds;
+  struct timespec shadowStarted;
+  uint64_t rng;
 };
 
 approx_ctl_goal approx_ctl_defaults(void) {
-  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1};
+  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1};
   return g;
+}
+
+static double secondsSince(const struct timespec *t) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t->tv_sec) + 1e-9 * (double)(now.tv_nsec - t->tv_nsec);
+}
+
+/* <knob>_threshold_<i>: the one parameter kind the exact configuration
+ * keeps (approx_runtime.h's names; the tuner's exactConfig does the same). */
+static int isThreshold(const char *name) {
+  const char *t = strstr(name, "_threshold_");
+  if (!t)
+    return 0;
+  for (t += strlen("_threshold_"); *t; ++t)
+    if (*t < '0' || *t > '9')
+      return 0;
+  return 1;
 }
 
 /*--- the frontier file ----------------------------------------------------*/
@@ -84,6 +113,7 @@ static void freeController(approx_ctl *c) {
   for (size_t i = 0; i < c->numPoints; ++i)
     free(c->points[i].values);
   free(c->names);
+  free(c->thresholds);
   free(c->points);
   free(c);
 }
@@ -146,12 +176,14 @@ static int readFrontier(approx_ctl *c, const char *path) {
         goto out;
       }
       c->names = calloc(c->numParams, sizeof *c->names);
-      if (!c->names)
+      c->thresholds = calloc(c->numParams, sizeof *c->thresholds);
+      if (!c->names || !c->thresholds)
         goto out;
       for (size_t i = 0; i < c->numParams; ++i) {
         c->names[i] = strdup(fields[firstParam + i]);
         if (!c->names[i])
           goto out;
+        c->thresholds[i] = isThreshold(c->names[i]);
         int32_t v;
         if (c->goal.check_params && approx_rt_get(c->names[i], &v) != 0) {
           approx_rt_fail("%s:%zu: parameter '%s' is no parameter of this program (a frontier "
@@ -167,7 +199,7 @@ static int readFrontier(approx_ctl *c, const char *path) {
       approx_rt_fail("%s:%zu: %zu fields, the header has %zu", path, line, n, width);
       goto out;
     }
-    Point pt = {0, 0, NULL};
+    Point pt = {0, 0, NULL, 1};
     int timeCol = col[3] >= 0 ? 3 : 0, qosCol = col[4] >= 0 ? 4 : 1;
     if (!parseNumber(fields[col[timeCol]], &pt.time) || pt.time <= 0 ||
         !parseNumber(fields[col[qosCol]], &pt.qos) || pt.qos < 0) {
@@ -189,6 +221,8 @@ static int readFrontier(approx_ctl *c, const char *path) {
         goto out;
       }
       pt.values[i] = (int32_t)v;
+      if (!c->thresholds[i] && pt.values[i] != 0)
+        pt.exact = 0;
     }
     Point *grown = realloc(c->points, (c->numPoints + 1) * sizeof *grown);
     if (!grown) {
@@ -227,6 +261,42 @@ out:
   return rc;
 }
 
+/*--- the drift monitor's test ------------------------------------------------*/
+
+/* The weight of the newest loss in the estimates the bet is chosen from,
+ * and the cap on the bet (a fraction of 1 / max_loss, the most that keeps
+ * the wealth non-negative). */
+static const double kLossWeight = 0.15, kMaxBet = 0.5;
+
+static void resetTest(approx_ctl *c) {
+  double e = c->goal.max_loss;
+  c->wealth = 1;
+  c->mean = e;           /* the level: no bet before a loss above it */
+  c->var = e * (1 - e);  /* a Bernoulli loss at the level */
+}
+
+/* splitmix64, uniform in [0, 1). */
+static double uniform(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+}
+
+/* The bet on the next loss, from the earlier ones only (so the wealth stays
+ * a supermartingale under a mean loss at most the level, whatever the bets):
+ * never negative, the larger of the growth-optimal bets of a loss with the
+ * estimated mean and variance (second order) and of a 0/1 loss with the
+ * estimated mean (exact; the second-order bet is timid on the skewed 0/1
+ * losses of questions answered right or wrong). */
+static double nextBet(const approx_ctl *c) {
+  double e = c->goal.max_loss, gap = c->mean - e;
+  if (gap <= 0)
+    return 0;
+  double bet = fmax(gap / (c->var + gap * gap), gap / (e * (1 - e)));
+  return bet < kMaxBet / e ? bet : kMaxBet / e;
+}
+
 /*--- the controller ---------------------------------------------------------*/
 
 approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
@@ -250,6 +320,17 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
                    d.margin, d.smoothing, d.hold_units);
     return NULL;
   }
+  if (!(g->max_loss >= 0 && g->max_loss < 1) ||
+      (g->max_loss > 0 && (!(g->shadow_fraction > 0 && g->shadow_fraction <= 1) ||
+                           !(g->drift_delta > 0 && g->drift_delta < 1)))) {
+    approx_ctl_goal d = approx_ctl_defaults();
+    approx_rt_fail("approx_ctl_open: the drift monitor needs max_loss in (0, 1) (0: no monitor), "
+                   "shadow_fraction in (0, 1] (default %g), drift_delta in (0, 1) (default %g); "
+                   "given %g, %g, %g",
+                   d.shadow_fraction, d.drift_delta, g->max_loss, g->shadow_fraction,
+                   g->drift_delta);
+    return NULL;
+  }
   approx_ctl *c = calloc(1, sizeof *c);
   if (!c) {
     approx_rt_fail("approx_ctl_open: out of memory");
@@ -261,6 +342,8 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
     return NULL;
   }
   c->current = c->numPoints - 1; /* the most accurate until the machine is measured */
+  c->rng = 0x9E3779B97F4A7C15ull * ((uint64_t)g->shadow_seed + 1);
+  resetTest(c);
   return c;
 }
 
@@ -276,11 +359,7 @@ int approx_ctl_begin(approx_ctl *c) {
 }
 
 int approx_ctl_end(approx_ctl *c) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  double seconds = (double)(now.tv_sec - c->started.tv_sec) +
-                   1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
-  return approx_ctl_end_with(c, c->running ? seconds : 0);
+  return approx_ctl_end_with(c, c->running ? secondsSince(&c->started) : 0);
 }
 
 double approx_ctl_point_relative_time(const approx_ctl *c, size_t point) {
@@ -299,11 +378,14 @@ int approx_ctl_end_with(approx_ctl *c, double seconds) {
   c->units++;
   c->misses += missed;
   c->onPoint++;
+  c->lastPoint = c->current;
+  c->shadowDue = c->goal.max_loss > 0 && !c->points[c->current].exact &&
+                 uniform(&c->rng) < c->goal.shadow_fraction;
   /* The most accurate point predicted to meet the target with the margin;
-   * the fastest when none is. */
+   * the least accurate in use when none is. */
   double limit = (1 - c->goal.margin) * c->goal.target_seconds;
-  size_t best = 0;
-  for (size_t p = c->numPoints; p-- > 0;)
+  size_t best = c->floor;
+  for (size_t p = c->numPoints; p-- > c->floor;)
     if (c->base * approx_ctl_point_relative_time(c, p) <= limit) {
       best = p;
       break;
@@ -323,3 +405,70 @@ double approx_ctl_point_qos(const approx_ctl *c, size_t point) {
 double approx_ctl_base_seconds(const approx_ctl *c) { return c->base; }
 long approx_ctl_units(const approx_ctl *c) { return c->units; }
 long approx_ctl_misses(const approx_ctl *c) { return c->misses; }
+
+size_t approx_ctl_num_params(const approx_ctl *c) { return c->numParams; }
+const char *approx_ctl_param_name(const approx_ctl *c, size_t param) {
+  return param < c->numParams ? c->names[param] : NULL;
+}
+int approx_ctl_point_value(const approx_ctl *c, size_t point, size_t param) {
+  return point < c->numPoints && param < c->numParams ? c->points[point].values[param] : 0;
+}
+int approx_ctl_point_is_exact(const approx_ctl *c, size_t point) {
+  return point < c->numPoints && c->points[point].exact;
+}
+int approx_ctl_exact_value(const approx_ctl *c, size_t param) {
+  return param < c->numParams && c->thresholds[param] ? c->points[c->current].values[param] : 0;
+}
+
+/*--- the drift monitor ------------------------------------------------------*/
+
+int approx_ctl_shadow_due(const approx_ctl *c) { return c->shadowDue; }
+
+void approx_ctl_begin_exact(approx_ctl *c) {
+  for (size_t i = 0; i < c->numParams; ++i)
+    approx_rt_set(c->names[i], approx_ctl_exact_value(c, i));
+  c->inShadow = 1;
+  clock_gettime(CLOCK_MONOTONIC, &c->shadowStarted);
+}
+
+int approx_ctl_end_exact(approx_ctl *c, double loss) {
+  if (!c->shadowDue || !c->inShadow) {
+    approx_rt_fail("approx_ctl_end_exact: no shadow run is due (approx_ctl_shadow_due after "
+                   "approx_ctl_end, then approx_ctl_begin_exact)");
+    return -1;
+  }
+  c->shadowSeconds += secondsSince(&c->shadowStarted);
+  c->inShadow = 0;
+  c->shadowDue = 0;
+  c->shadowUnits++;
+  if (!(loss >= 0 && loss <= 1)) {
+    approx_rt_fail("approx_ctl_end_exact: loss = %g: give the unit's QoS loss against the "
+                   "exact output, in [0, 1]",
+                   loss);
+    return -1;
+  }
+  double e = c->goal.max_loss;
+  c->wealth *= 1 + nextBet(c) * (loss - e);
+  double d = loss - c->mean;
+  c->mean += kLossWeight * d;
+  c->var = (1 - kLossWeight) * (c->var + kLossWeight * d * d);
+  if (c->wealth < 1 / c->goal.drift_delta)
+    return 0;
+  /* Drift: give up the point the unit ran on and every faster one. */
+  c->alarms++;
+  size_t floor = c->lastPoint + 1 < c->numPoints ? c->lastPoint + 1 : c->numPoints - 1;
+  if (floor > c->floor)
+    c->floor = floor;
+  if (c->current < c->floor) {
+    c->current = c->floor;
+    c->onPoint = 0;
+  }
+  resetTest(c);
+  return 1;
+}
+
+long approx_ctl_drift_alarms(const approx_ctl *c) { return c->alarms; }
+int approx_ctl_floor(const approx_ctl *c) { return (int)c->floor; }
+double approx_ctl_drift_wealth(const approx_ctl *c) { return c->wealth; }
+long approx_ctl_shadow_units(const approx_ctl *c) { return c->shadowUnits; }
+double approx_ctl_shadow_seconds(const approx_ctl *c) { return c->shadowSeconds; }
