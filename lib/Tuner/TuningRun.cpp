@@ -122,7 +122,7 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
                   "the exact configuration's time spread by %.0f%% over its %zu runs "
                   "on the tuning set: speedups up to %.2fx cannot be told from noise "
                   "on this machine, and are neither reported nor deployed (a loaded "
-                  "machine? raise --repetitions, or measure on an idle one)",
+                  "machine? raise the repetitions, or measure on an idle one)",
                   noise * 100, tuned.evaluations[0].result.samples.size(), 1 + noise);
     settings.warn(line);
   }
@@ -252,7 +252,12 @@ const Evaluation &TuningRun::best(bool &certified) const {
       size_t point = rep.certification->order[size_t(c->pick)];
       return tuned.evaluations[tuned.frontier[point]];
     }
-  return tuned.evaluations[size_t(std::max(0L, tuned.best))];
+  if (tuned.best < 0)
+    return tuned.evaluations[0];
+  const Evaluation &fastest = tuned.evaluations[size_t(tuned.best)];
+  return tuned.withinNoise(tuned.evaluations[0].result.time / fastest.result.time)
+             ? tuned.evaluations[0]
+             : fastest;
 }
 
 std::vector<std::pair<std::string, std::string>>

@@ -145,7 +145,9 @@ def tune(mlir_source: Union[str, Space, None] = None,
          certify_bound: str = "betting",
          out_dir: Optional[str] = None,
          timeout: Optional[float] = None,
-         space: Optional[Space] = None) -> dict:
+         space: Optional[Space] = None,
+         repetitions: int = 3,
+         time_tolerance: float = 0.02) -> dict:
     """Searches the configurations of the annotations of `mlir_source`
     (MLIR text), or of a Space declared in Python (approx_runtime.Space,
     as `mlir_source` or `space=`).
@@ -188,15 +190,26 @@ def tune(mlir_source: Union[str, Space, None] = None,
     timeout: seconds per evaluation (None: an hour for the first, then 10x
         the first one's wall time + 10 s, as approx-tune); an evaluation
         without a result by then is recorded as timed out.
+    repetitions: calls of the evaluator per configuration at most, the
+        medians of time and accuracy kept (default 3, as approx-tune); with
+        more than 1 the exact baseline is measured 2N+1 times and a speedup
+        within the spread of those samples is not deployed (reported as
+        within the noise).
+    time_tolerance: stop repeating a configuration after two calls with the
+        same accuracy whose times differ by at most this fraction of their
+        median (default 0.02; 0: always `repetitions` calls).
 
     Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
     "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
     "frontier" ([{config, time, accuracy}], the time/accuracy Pareto
     frontier), "evaluations", "new_evaluations", "failed", "stop_reason",
     "seconds", "space_size", "run_id", "interrupted", "best_certified",
-    "outputs" ({file name: text}, empty when interrupted)}. When no
-    approximate configuration meets the threshold, best_* is the exact
-    configuration and met_threshold says whether even that one met it.
+    "outputs" ({file name: text}, empty when interrupted), "within_noise"}.
+    When no approximate configuration meets the threshold, best_* is the
+    exact configuration and met_threshold says whether even that one met it;
+    so it is when the fastest one's speedup is within the exact
+    configuration's measured noise, and within_noise holds that speedup
+    (else None).
     summary.json in outputs holds each level's pick ("picks"), the held-out
     and certified results.
     """
@@ -224,6 +237,11 @@ def tune(mlir_source: Union[str, Space, None] = None,
     parallelism = _whole("parallelism", parallelism, 1)
     max_evals = _whole("max_evals", max_evals, 1)
     seed = _whole("seed", seed, 0)
+    repetitions = _whole("repetitions", repetitions, 1)
+    if not (isinstance(time_tolerance, numbers.Real) and not isinstance(time_tolerance, bool)
+            and math.isfinite(time_tolerance) and time_tolerance >= 0):
+        raise ValueError(f"time_tolerance={time_tolerance!r}: give a fraction >= 0 "
+                         "(0: always `repetitions` calls)")
     if timeout is not None and not (
             isinstance(timeout, numbers.Real) and not isinstance(timeout, bool)
             and math.isfinite(timeout) and timeout > 0):
@@ -260,7 +278,8 @@ def tune(mlir_source: Union[str, Space, None] = None,
         f"python: {name}", [dict(c) for c in start_from], holdout_fn,
         calibration_fn, float(certify or 0), certify_bound,
         float(timeout or 0), functools.partial(_call_with_timeout,
-                                               abandon=abandon))
+                                               abandon=abandon),
+        repetitions, float(time_tolerance))
     try:
         while not job.wait(0.2):
             pass
@@ -323,6 +342,12 @@ def create_tuner_arg_parser(**kwargs) -> argparse.ArgumentParser:
     g.add_argument("--resume", action="store_true",
                    help="continue the latest run of this space in the "
                         "database")
+    g.add_argument("--repetitions", type=int, default=3, metavar="N",
+                   help="evaluator calls per configuration at most, medians "
+                        "kept (default 3)")
+    g.add_argument("--time-tolerance", type=float, default=0.02, metavar="F",
+                   help="stop repeating after two calls whose times differ "
+                        "by at most this fraction (default 0.02)")
     g.add_argument("--quiet", action="store_true", help="no progress lines")
     return parser
 
@@ -363,7 +388,9 @@ class ApproxTunerInterface:
                       max_evals=get("test_limit", DEFAULT_MAX_EVALS),
                       seed=get("seed", 1), mode=get("mode", "dynamic"),
                       resume=get("resume", False),
-                      progress=not get("quiet", False))
+                      progress=not get("quiet", False),
+                      repetitions=get("repetitions", 3),
+                      time_tolerance=get("time_tolerance", 0.02))
         if get("output_config", None):
             write_atomically(a.output_config,
                              _core.to_json(result["best_config"]))

@@ -61,6 +61,11 @@ struct TuneArgs {
   double certifyDelta = 0;
   /// Seconds per evaluation; 0: derived from the first measurement.
   double timeout = 0;
+  /// Calls per configuration at most, medians kept, stopping early when two
+  /// agree (tune::repeatMeasurement, as approx-tune's --repetitions and
+  /// --time-tolerance).
+  unsigned repetitions = 3;
+  double timeTolerance = 0.02;
   /// caller(fn, config, timeout): the evaluator call with its timeout;
   /// raises EvaluationTimeout or EvaluationAbandoned.
   nb::object caller;
@@ -105,6 +110,7 @@ public:
     options.seed = args.seed;
     options.workers = args.parallelism;
     options.dynamic = args.dynamic;
+    options.baselineSamples = tune::TuneOptions::baselineSamplesFor(args.repetitions);
     for (size_t i = 0; i < args.startFrom.size(); ++i)
       options.start.push_back(startConfig(i));
     options.onProgress = [this](const tune::Progress &p) { progressed(p); };
@@ -187,6 +193,14 @@ public:
     d["baseline_time"] = base.result.time * 1000;
     d["baseline_accuracy"] = base.result.qos;
     d["speedup"] = base.result.time / best.result.time;
+    // The search's fastest configuration meeting the bound, when its
+    // speedup was within the baseline's noise (so best_* is the exact one).
+    d["within_noise"] = nb::none();
+    if (res.best >= 0) {
+      double s = base.result.time / res.evaluations[size_t(res.best)].result.time;
+      if (!certified && res.withinNoise(s))
+        d["within_noise"] = s;
+    }
     nb::list frontier;
     for (size_t i : res.frontier) {
       const tune::Evaluation &e = res.evaluations[i];
@@ -252,7 +266,8 @@ private:
   void search() {
     auto with = [this](nb::handle fn) {
       return [this, fn](const tune::Config &c, tune::InputSet) {
-        return measure(fn, c);
+        return tune::repeatMeasurement([&] { return measure(fn, c); }, args.repetitions,
+                                       args.timeTolerance);
       };
     };
     tune::EvaluateFn fn =
@@ -482,7 +497,8 @@ void bindTune(nb::module_ &m) {
          const std::string &filename, const std::string &command,
          std::vector<tune::Config> startFrom, nb::object holdout,
          nb::object calibration, double certify, const std::string &bound,
-         double timeout, nb::callable caller) {
+         double timeout, nb::callable caller, unsigned repetitions,
+         double timeTolerance) {
         if (mode != "dynamic" && mode != "static")
           throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
                                  mode + "'")
@@ -506,6 +522,13 @@ void bindTune(nb::module_ &m) {
           throw nb::value_error("timeout must be a positive number of seconds "
                                 "or None");
         args.timeout = timeout;
+        if (repetitions == 0)
+          throw nb::value_error("repetitions must be at least 1");
+        if (!(timeTolerance >= 0 && timeTolerance < 1e9))
+          throw nb::value_error("time_tolerance must be a fraction >= 0 (0: always "
+                                "`repetitions` calls)");
+        args.repetitions = repetitions;
+        args.timeTolerance = timeTolerance;
         args.caller = std::move(caller);
         args.bound = boundArg(bound, "certify_bound");
         for (nb::handle fn : {holdout, calibration})
@@ -522,7 +545,8 @@ void bindTune(nb::module_ &m) {
       nb::arg("filename"), nb::arg("command"), nb::arg("start_from"),
       nb::arg("holdout").none(), nb::arg("calibration").none(),
       nb::arg("certify"), nb::arg("certify_bound"), nb::arg("timeout"),
-      nb::arg("caller"), nb::rv_policy::take_ownership);
+      nb::arg("caller"), nb::arg("repetitions"), nb::arg("time_tolerance"),
+      nb::rv_policy::take_ownership);
 }
 
 } // namespace approx::python

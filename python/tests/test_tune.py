@@ -129,10 +129,46 @@ def test_evaluator_problems_are_failed_measurements(capfd):
         return 5.0, 1.5  # accuracy out of range
 
     result = ar.tune(SMALL, evaluate, accuracy_threshold=0.9, time_budget=0,
-                     database=None, max_evals=6, progress=False)
+                     database=None, max_evals=6, progress=False, repetitions=1)
     assert result["failed"] == 6 and not result["frontier"][1:]
     err = capfd.readouterr().err
     assert "approx_runtime.tune: warning:" in err and "boom" in err
+
+
+def test_repetitions_as_approx_tune():
+    """repetitions=3 (the default): the baseline is measured to 7 samples
+    at least (their spread is the run's noise); a configuration whose first two calls agree
+    within time_tolerance is called twice, a noisy one three times, the
+    medians kept; a speedup within the baseline's noise is not deployed."""
+    calls = {}
+    noisy = {"f_decision_0": 2, "f_decision_1": 2, "f_decision_2": 2}
+
+    def evaluate(config):
+        key = tuple(sorted(config.items()))
+        n = calls[key] = calls.get(key, 0) + 1
+        if all(v == 0 for k, v in config.items() if "decision" in k):
+            return (10.0, 9.0, 11.0, 10.5, 9.5, 10.2, 9.8)[(n - 1) % 7], 1.0  # the baseline
+        if config["f_decision_0"] == 2 and config["f_decision_1"] == 2 and \
+                config["f_decision_2"] == 2:
+            return (9.6, 5.0, 9.7)[n - 1], 1.0  # 1.04x: within the noise
+        return 100.0, 0.5  # deterministic and infeasible
+
+    result = ar.tune(SMALL, evaluate, accuracy_threshold=0.9, database=None,
+                     max_evals=3, time_budget=0, progress=False,
+                     start_from=[noisy])
+    exact = {k for k in calls if all(v == 0 for name, v in k if "decision" in name)}
+    assert len(exact) == 1 and calls[next(iter(exact))] >= 7
+    assert sorted(n for k, n in calls.items() if k not in exact) == [2, 2, 3]
+    summary = json.loads(result["outputs"]["summary.json"])
+    assert all(p["exact"] and p["within_noise"] == pytest.approx(10 / 9.6, rel=1e-4)
+               for p in summary["picks"].values())
+    # best_* is the exact configuration, the hidden speedup reported apart.
+    assert result["best_config"]["f_decision_0"] == 0 and result["speedup"] == 1
+    assert result["within_noise"] == pytest.approx(10 / 9.6)
+    with pytest.raises(ValueError, match="repetitions=0: must be at least 1"):
+        ar.tune(SMALL, synthetic, database=None, repetitions=0)
+    with pytest.raises(ValueError, match="time_tolerance=-1"):
+        ar.tune(SMALL, synthetic, database=None, time_tolerance=-1)
 
 
 def test_errors():
@@ -169,7 +205,8 @@ def test_start_from_is_measured_first():
              {"f_threshold_0": 1, "f_threshold_1": 5, "f_decision_0": 0,
               "f_decision_1": 1, "f_decision_2": 3}]
     result = ar.tune(SMALL, evaluate, accuracy_threshold=0.5, database=None,
-                     max_evals=6, time_budget=0, progress=False, start_from=start)
+                     max_evals=6, time_budget=0, progress=False, start_from=start,
+                     repetitions=1)
     assert seen[0] == {"f_threshold_0": 2, "f_threshold_1": 4, "f_decision_0": 0,
                        "f_decision_1": 0, "f_decision_2": 0}  # the baseline
     assert seen[1] == {**seen[0], **start[0]}

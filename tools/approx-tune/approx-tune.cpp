@@ -479,7 +479,7 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   options.timeBudget = timeBudget;
   options.seed = seed;
   options.screenBelow = screenBelow;
-  options.baselineSamples = repetitions > 1 ? 2 * repetitions + 1 : 1;
+  options.baselineSamples = tune::TuneOptions::baselineSamplesFor(repetitions);
   // With --mpi the batch is the run's "workers" (stored, and required the
   // same on --resume): the number of workers does not change the run.
   unsigned batchSize = mpi ? (batch ? unsigned(batch) : mpiWorkers) : unsigned(workers);

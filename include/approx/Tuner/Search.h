@@ -58,6 +58,12 @@ struct TuneOptions {
   /// evaluator is called again until it has them; 1: as any configuration).
   /// Their spread is the run's measured noise (TuneResult::baselineNoise).
   unsigned baselineSamples = 1;
+  /// The rule approx-tune and the Python API use: 2N+1 samples for N > 1
+  /// repetitions per configuration (the noise is then measured more finely
+  /// than any configuration's time), else 1.
+  static unsigned baselineSamplesFor(unsigned repetitions) {
+    return repetitions > 1 ? 2 * repetitions + 1 : 1;
+  }
   /// Screening (multi-fidelity), off at 0: each candidate (not the exact
   /// baseline) is measured first on the screen set (InputSet::Screen) and
   /// on the tuning set only when its QoS there is at least this bound;

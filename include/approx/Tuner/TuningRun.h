@@ -90,7 +90,8 @@ public:
   /// The configuration best_config.json holds: with certification, the
   /// one certified at the run's QoS bound (`certified` set; the exact one
   /// when none is); else the fastest meeting the bound on the tuning set
-  /// (the exact one when none does).
+  /// (the exact one when none does, or when its speedup is within the
+  /// exact configuration's measured noise: TuneResult::withinNoise).
   const Evaluation &best(bool &certified) const;
 
   /// best_config.json, pareto.csv, plot.svg, speedup.txt and summary.json,
