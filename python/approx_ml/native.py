@@ -20,6 +20,25 @@ _NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
 _CT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
        "i32": ctypes.c_int32, "i64": ctypes.c_int64}
 
+# Native modules run their large loops on libomp's threads, which spin for
+# KMP_BLOCKTIME after each loop (200 ms by default) and take the cores from
+# the next XLA or IREE call in the process (issue 41; measured by
+# benchmarks/ml/omp_blocktime.py). Unless the user chose a value, they
+# sleep at once: the variable for libomp's start (this module is imported
+# before a native library loads it), kmp_set_blocktime for a libomp
+# started earlier (it applies to the calling thread's loops).
+_USER_BLOCKTIME = "KMP_BLOCKTIME" in os.environ
+os.environ.setdefault("KMP_BLOCKTIME", "0")
+
+
+def _quiet_omp() -> None:
+    if _USER_BLOCKTIME:
+        return
+    try:
+        ctypes.CDLL("libomp.so.5").kmp_set_blocktime(0)
+    except (OSError, AttributeError):
+        pass  # no libomp loaded or loadable: nothing spins
+
 
 class CompileError(Exception):
     """approx-compile failed; the message carries its diagnostics."""
@@ -144,6 +163,7 @@ class NativeModule:
 
     def __init__(self, lib_path: str, signatures: dict):
         self.lib = ctypes.CDLL(os.path.abspath(lib_path))
+        _quiet_omp()
         self.functions = {n: NativeFunction(self.lib, n, p, r)
                           for n, (p, r) in signatures.items()
                           if all(isinstance(t, TType) for t in r)}

@@ -216,7 +216,13 @@ public:
     d["failed"] = res.failed;
     d["stop_reason"] = res.stopReason;
     d["seconds"] = res.seconds;
-    d["space_size"] = space.size(args.dynamic);
+    // An int while the count is exact in a double (below 2^53: every
+    // partial product is then exact too); a float beyond.
+    double size = space.size(args.dynamic);
+    if (size < 9007199254740992.0)
+      d["space_size"] = static_cast<long long>(size);
+    else
+      d["space_size"] = size;
     d["run_id"] = run->runInfo().id;
     d["interrupted"] = stopRequested.load();
     // What approx-tune writes into --out: summary.json (held-out and
