@@ -8,6 +8,8 @@
 //
 //   points: the controller's view of the frontier (index, relative time,
 //     QoS, configuration) as JSON.
+//   calibrate: the table build's time per unit at the most accurate point
+//     (the scripts set the goal from it: common.goal_seconds).
 //
 //   control: units of work (one pagerank run each, on evaluation instance 1)
 //     under the controller over a tuned frontier, with a Respecializer: the
@@ -38,7 +40,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <csignal>
 #include <dlfcn.h>
 #include <sys/wait.h>
@@ -65,22 +66,19 @@ int rs_size_class(int n);
 namespace {
 
 namespace cl = llvm::cl;
-cl::opt<std::string> phase(cl::Positional, cl::desc("points|control|load|compare"),
+cl::opt<std::string> phase(cl::Positional, cl::desc("points|calibrate|control|load|compare"),
                            cl::Required);
-cl::opt<std::string> mlirPath("mlir", cl::desc("pagerank's annotated MLIR"), cl::Required);
+cl::opt<std::string> mlirPath("mlir", cl::desc("pagerank's annotated MLIR (every phase but "
+                                              "points)"));
 cl::opt<std::string> frontierPath("frontier", cl::desc("the tuned pareto.csv"), cl::Required);
 cl::opt<int> size("size", cl::desc("input size class: 0 tiny, 1 small, 2 paper"), cl::init(1));
 cl::opt<int> units("units", cl::desc("control: units of work"), cl::init(40));
 cl::opt<unsigned> settle("settle", cl::desc("control: units on a point before its baked "
                                             "build is compiled"),
                          cl::init(5));
-cl::opt<int> targetPoint("target-point",
-                         cl::desc("control: set the goal between this frontier point's "
-                                  "predicted time and the next more accurate one's"),
-                         cl::init(-1));
 cl::opt<int> point("point", cl::desc("compare: the frontier point"), cl::init(-1));
-cl::opt<double> targetSeconds("target", cl::desc("load: the goal per unit, in seconds (else "
-                                                 "from --target-point)"),
+cl::opt<double> targetSeconds("target",
+                              cl::desc("control, load: the goal per unit, in seconds"),
                               cl::init(0));
 cl::opt<int> staticPoint("static-point",
                          cl::desc("load: run every unit on this point (no controller)"),
@@ -153,24 +151,35 @@ int points() {
   return 0;
 }
 
-/// The goal per unit: --target, or between --target-point's predicted time
-/// and the next more accurate point's, from a run at the most accurate point
-/// (after one that warms the caches and the JIT's code), measured in
-/// `exact`.
-template <typename Run> double goal(approx_ctl *c, Run run, double &exact) {
-  approx_ctl_begin(c);
-  run();
-  exact = run();
-  if (targetSeconds > 0)
-    return targetSeconds;
-  if (targetPoint < 0)
-    fail("give --target or --target-point");
-  size_t k = static_cast<size_t>(targetPoint), n = approx_ctl_num_points(c);
-  if (k + 1 >= n)
-    fail("--target-point must be below the most accurate point");
-  double mid = std::sqrt(approx_ctl_point_relative_time(c, k) *
-                         approx_ctl_point_relative_time(c, k + 1));
-  return exact * mid / (1 - approx_ctl_defaults().margin);
+/// --target, checked.
+double target() {
+  if (!(targetSeconds > 0))
+    fail("give the goal per unit: --target SECONDS (> 0)");
+  return targetSeconds;
+}
+
+/// The table build's time per unit at the most accurate point: the median
+/// of three runs after one that warms the caches and the JIT's code.
+int calibrate(const std::string &source, const pr_graph &g) {
+  approx::CompileOptions tableOptions;
+  tableOptions.mode = "runtime";
+  auto table = approx::JitModule::create(source, mlirPath, tableOptions);
+  if (!table)
+    fail(llvm::toString(table.takeError()));
+  auto fn = (*table)->function<PagerankFn>("pagerank");
+  if (!fn)
+    fail(llvm::toString(fn.takeError()));
+  approx_ctl *c = openController(1);
+  approx_ctl_begin(c); // sets the most accurate point
+  runOnce(*fn, g);
+  std::vector<double> t;
+  for (int i = 0; i < 3; ++i)
+    t.push_back(runOnce(*fn, g));
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                             {"exact_unit_seconds", median(t)}}))
+               << "\n";
+  approx_ctl_close(c);
+  return 0;
 }
 
 /// Competing CPU-bound processes, killed when it goes.
@@ -210,11 +219,8 @@ int load(const std::string &source, const pr_graph &g) {
   if (!fn)
     fail(llvm::toString(fn.takeError()));
   auto run = [&] { return runOnce(*fn, g); };
-  approx_ctl *c = openController(1);
-  double exact;
-  double target = goal(c, run, exact);
-  approx_ctl_close(c);
-  c = openController(target);
+  double goal = target();
+  approx_ctl *c = openController(goal);
   size_t n = approx_ctl_num_points(c);
   if (staticPoint >= static_cast<int>(n))
     fail("--static-point: the frontier has " + llvm::Twine(n) + " points");
@@ -243,7 +249,7 @@ int load(const std::string &source, const pr_graph &g) {
       t = run();
       approx_ctl_end_with(c, t);
     }
-    int missed = t > target;
+    int missed = t > goal;
     misses += missed;
     qos += approx_ctl_point_qos(c, static_cast<size_t>(p));
     points.push_back(p);
@@ -257,26 +263,13 @@ int load(const std::string &source, const pr_graph &g) {
                  << llvm::format("%.3f s", t) << (missed ? " missed" : "") << "\n";
   }
   competitors.reset();
-  // Settling after each change of load: the units from the change until
-  // the point never changes again before the next one.
-  int settling = 0;
-  for (auto [from, to] : {std::pair<int, int>{loadFrom, loadTo}, {loadTo, units}}) {
-    if (from >= to || to > units)
-      continue;
-    int s = to - from;
-    while (s > 0 && points[from + s - 1] == points[to - 1])
-      --s;
-    settling = std::max(settling, s);
-  }
-  llvm::json::Object out{{"target_seconds", target},
-                         {"exact_unit_seconds", exact},
+  llvm::json::Object out{{"target_seconds", goal},
                          {"static_point", staticPoint.getValue()},
                          {"load_from", loadFrom.getValue()},
                          {"load_to", loadTo.getValue()},
                          {"load_procs", loadProcs.getValue()},
                          {"deadline_miss_rate", static_cast<double>(misses) / units},
                          {"qos", qos / units},
-                         {"settling_units", settling},
                          {"units", std::move(rows)}};
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
   approx_ctl_close(c);
@@ -284,7 +277,8 @@ int load(const std::string &source, const pr_graph &g) {
 }
 
 int control(const std::string &source, const pr_graph &g) {
-  approx_ctl *c = openController(1e9); // the goal is set below, once measured
+  double goal = target();
+  approx_ctl *c = openController(goal);
   approx::RespecializeOptions options;
   options.settleUnits = settle;
   auto r = approx::Respecializer::create(source, mlirPath, c, options);
@@ -296,14 +290,6 @@ int control(const std::string &source, const pr_graph &g) {
       fail(llvm::toString(fn.takeError()));
     return runOnce(*fn, g);
   };
-  double exact;
-  double target = goal(c, run, exact);
-  approx_ctl_close(c);
-  c = openController(target);
-  r->reset();
-  r = approx::Respecializer::create(source, mlirPath, c, options);
-  if (!r)
-    fail(llvm::toString(r.takeError()));
   llvm::json::Array rows;
   int firstBaked = -1;
   for (int u = 0; u < units; ++u) {
@@ -321,8 +307,7 @@ int control(const std::string &source, const pr_graph &g) {
   }
   int settled = approx_ctl_point(c);
   const approx::RespecializeStats &st = (*r)->stats();
-  llvm::json::Object out{{"target_seconds", target},
-                         {"exact_unit_seconds", exact},
+  llvm::json::Object out{{"target_seconds", goal},
                          {"settle_units", static_cast<int64_t>(settle.getValue())},
                          {"settled_point", settled},
                          {"settled_config", configOf(c, static_cast<size_t>(settled))},
@@ -438,13 +423,17 @@ int main(int argc, char **argv) {
                               "JIT re-specialisation measured on pagerank (docs/runtime.md)\n");
   if (phase == "points")
     return points();
+  if (mlirPath.empty())
+    fail("--mlir: pagerank's annotated MLIR (approx-cc --emit=annotated)");
   std::string source = readFile(mlirPath);
   pr_graph g = rs_generate(size, 1);
+  if (phase == "calibrate")
+    return calibrate(source, g);
   if (phase == "control")
     return control(source, g);
   if (phase == "load")
     return load(source, g);
   if (phase == "compare")
     return compare(source, g);
-  fail("the phase is points, control, load or compare, not '" + phase + "'");
+  fail("the phase is points, calibrate, control, load or compare, not '" + phase + "'");
 }

@@ -40,17 +40,71 @@ def run(cmd):
 
 def prepare(a, tmp):
     """pagerank's annotated MLIR, the common arguments of every phase, the
-    controller's points and the goal's point."""
+    controller's points, the goal's point k and the goal per unit (between
+    k and k + 1, from the table build's measured time at the most accurate
+    point)."""
     bench, cc = tools(a.build)
     mlir = os.path.join(tmp, "pagerank.mlir")
     run([cc, "-O3", "--emit=annotated", KERNEL, "-o", mlir])
     common = ["--mlir", mlir, "--frontier", a.frontier, "--size", str(a.size)]
     points = json.loads(run([bench, "points"] + common))
-    within = [p for p in points if p["qos"] >= 1 - a.loss and p["point"] + 1 < len(points)]
+    k = goal_point(points, a.loss)
+    exact = json.loads(run([bench, "calibrate"] + common))["exact_unit_seconds"]
+    return bench, cc, common, points, k, goal_seconds(points, k, exact)
+
+
+def goal_point(points, loss):
+    """The fastest point within `loss` that has a more accurate one after
+    it: the goal lies between the two."""
+    within = [p for p in points if p["qos"] >= 1 - loss and p["point"] + 1 < len(points)]
     if not within:
         sys.exit(f"error: no frontier point below the most accurate one is within a loss "
-                 f"of {a.loss}")
-    return bench, cc, common, points, within[0]["point"]
+                 f"of {loss}")
+    return within[0]["point"]
+
+
+def goal_seconds(points, k, exact_seconds, margin=0.1):
+    """A goal per unit between point k's predicted time and point k+1's
+    (their geometric mean), above the controller's margin: the controller
+    settles on k when its model is right."""
+    mid = (points[k]["relative_time"] * points[k + 1]["relative_time"]) ** 0.5
+    return exact_seconds * mid / (1 - margin)
+
+
+def best_static(points, base_seconds, goal):
+    """The most accurate point predicted to meet `goal` when a unit at
+    the most accurate point takes `base_seconds` (the fastest when none)."""
+    fits = [p["point"] for p in points if base_seconds * p["relative_time"] <= goal]
+    return max(fits) if fits else 0
+
+
+def settling(points_used, changes, end):
+    """The worst, over the load changes (unit indices), of the units from
+    a change until the point used never changes again before the next one
+    (or `end`)."""
+    worst = 0
+    bounds = list(changes) + [end]
+    for start, stop in zip(bounds, bounds[1:]):
+        if start >= stop:
+            continue
+        s = stop - start
+        while s > 0 and points_used[start + s - 1] == points_used[stop - 1]:
+            s -= 1
+        worst = max(worst, s)
+    return worst
+
+
+def base_seconds(units, relative, changes, skip=3):
+    """The machine's time per unit at the most accurate point, idle and
+    loaded (medians of seconds / relative time of the point used), leaving
+    out `skip` units after each change of load."""
+    import statistics
+    base = {True: [], False: []}
+    for u in units:
+        if any(c <= u["unit"] < c + skip for c in changes):
+            continue
+        base[u["loaded"]].append(u["seconds"] / relative[u["point"]])
+    return statistics.median(base[False]), statistics.median(base[True])
 
 
 def write_json(path, value):

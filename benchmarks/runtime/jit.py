@@ -32,9 +32,9 @@ def main():
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="approx-jit-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    bench, cc, common, points, target = prepare(a, tmp)
+    bench, cc, common, points, target, goal = prepare(a, tmp)
     control = json.loads(run([bench, "control"] + common + [
-        "--units", str(a.units), "--settle", str(a.settle), "--target-point", str(target)]))
+        "--units", str(a.units), "--settle", str(a.settle), "--target", repr(goal)]))
     settled = control["settled_point"]
     config = os.path.join(tmp, "settled.json")
     with open(config, "w") as f:

@@ -20,10 +20,10 @@ import atexit
 import json
 import os
 import shutil
-import statistics
 import tempfile
 
-from common import add_arguments, prepare, repo, run, update_summary, write_json
+from common import (add_arguments, base_seconds, best_static, prepare, repo, run, settling,
+                    update_summary, write_json)
 
 
 def main():
@@ -35,7 +35,7 @@ def main():
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="approx-load-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    bench, _, common, points, target = prepare(a, tmp)
+    bench, _, common, points, target, goal = prepare(a, tmp)
     third = a.units // 3
     stream = common + ["--units", str(a.units), "--load-from", str(third),
                        "--load-to", str(2 * third), "--load-procs", str(a.load_procs)]
@@ -43,34 +43,24 @@ def main():
     def load(extra):
         return json.loads(run([bench, "load"] + stream + extra))
 
-    ctl = load(["--target-point", str(target)])
-    goal = ctl["target_seconds"]
+    ctl = load(["--target", repr(goal)])
     # The machine's time per unit at the most accurate point, idle and
-    # loaded, from the controller's units (seconds / relative time),
-    # leaving out the units right after each change.
+    # loaded, from the controller's units.
     rel = {p["point"]: p["relative_time"] for p in points}
-    base = {True: [], False: []}
-    skip = min(3, third // 3)
-    for u in ctl["units"]:
-        i = u["unit"]
-        if i < third or third + skip <= i < 2 * third or i >= 2 * third + skip:
-            base[u["loaded"]].append(u["seconds"] / rel[u["point"]])
-    idle, loaded = statistics.median(base[False]), statistics.median(base[True])
+    idle, loaded = base_seconds(ctl["units"], rel, [third, 2 * third], min(3, third // 3))
     mean = (idle * (a.units - third) + loaded * third) / a.units
-
-    def best_static(b):
-        fits = [p["point"] for p in points if b * p["relative_time"] <= goal]
-        return max(fits) if fits else 0
-
-    statics = {"exact": len(points) - 1, "fastest": 0, "average_load": best_static(mean),
-               "worst_load": best_static(loaded)}
+    statics = {"exact": len(points) - 1, "fastest": 0,
+               "average_load": best_static(points, mean, goal),
+               "worst_load": best_static(points, loaded, goal)}
     results = {name: load(["--target", repr(goal), "--static-point", str(p)])
                for name, p in statics.items()}
 
     def brief(r):
         return {"deadline_miss_rate": r["deadline_miss_rate"], "qos": r["qos"]}
 
-    scenario = dict(brief(ctl), settling_units=ctl["settling_units"], kernel="pagerank",
+    scenario = dict(brief(ctl), kernel="pagerank",
+                    settling_units=settling([u["point"] for u in ctl["units"]],
+                                            [third, 2 * third], a.units),
                     size=a.size, units=a.units, load_units=[third, 2 * third],
                     load_procs=a.load_procs, target_seconds=goal,
                     unit_seconds_idle=idle, unit_seconds_loaded=loaded,
@@ -88,7 +78,7 @@ def main():
           f"(exact point: {idle:.3f} s idle, {loaded:.3f} s loaded)")
     print(f"{'run':<22}{'point':>8}{'deadline misses':>18}{'mean QoS':>10}")
     print(f"{'controller':<22}{'-':>8}{ctl['deadline_miss_rate']:>18.3f}{ctl['qos']:>10.3f}"
-          f"   settling {ctl['settling_units']} units")
+          f"   settling {scenario['settling_units']} units")
     for name, r in results.items():
         print(f"{'static ' + name:<22}{statics[name]:>8}{r['deadline_miss_rate']:>18.3f}"
               f"{r['qos']:>10.3f}")
