@@ -1,4 +1,5 @@
 //===- SpaceTest.cpp - configuration spaces -------------------------------===//
+#include "SearchFixtures.h"
 #include "approx/Tuner/Space.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <fstream>
 
 using namespace approx::tune;
+using namespace approx::tune::testing;
 
 namespace {
 
@@ -88,6 +90,35 @@ TEST(SpaceTest, ConfigJsonErrorsNameTheLine) {
   std::string error;
   EXPECT_FALSE(readConfig(path, c, error));
   EXPECT_EQ(error, path + ":3: values must be integers");
+}
+
+TEST(SpaceTest, ToStaticChecksDecisionsAndResetsThresholds) {
+  Synthetic syn;
+  Config c = {{"a_decision_0", 3}, {"a_decision_1", 3}, {"a_threshold_0", 7}};
+  std::string why;
+  ASSERT_TRUE(syn.space.toStatic(c, why)) << why;
+  EXPECT_EQ(c.at("a_threshold_0"), 0); // the annotation's value
+  EXPECT_EQ(c.at("b_decision_1"), 0);  // completed with the defaults
+  EXPECT_EQ(c.size(), syn.space.params.size());
+  Config mixed = {{"b_decision_0", 1}};
+  EXPECT_FALSE(syn.space.toStatic(mixed, why));
+  EXPECT_EQ(why, "knob 'b' has different decisions (b_decision_0 = 1, "
+                 "b_decision_1 = 0): not a static configuration");
+}
+
+TEST(SpaceTest, StartConfigurationsAreCheckedCompletedAndMadeStatic) {
+  Synthetic syn;
+  std::string why;
+  Config partial = {{"b_decision_0", 1}};
+  ASSERT_TRUE(syn.space.toStart(partial, /*dynamic=*/true, why)) << why;
+  EXPECT_EQ(partial.size(), syn.space.params.size()); // completed
+  EXPECT_EQ(partial.at("b_decision_0"), 1);
+  Config mixed = {{"b_decision_0", 1}};
+  EXPECT_FALSE(syn.space.toStart(mixed, /*dynamic=*/false, why));
+  EXPECT_NE(why.find("not a static configuration"), std::string::npos) << why;
+  Config unknown = {{"nope", 1}};
+  EXPECT_FALSE(syn.space.toStart(unknown, /*dynamic=*/true, why));
+  EXPECT_NE(why.find("nope"), std::string::npos) << why;
 }
 
 } // namespace

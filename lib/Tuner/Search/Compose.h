@@ -7,11 +7,11 @@
 // this model predicts fastest within the QoS bound: time composes as a
 // product of per-knob time ratios, losses add, scaled by a correction the
 // search learns from the joint configurations it measures (interactions).
-// Internal to the search (lib/Tuner).
+// Internal to the search (lib/Tuner/Search).
 //
 //===----------------------------------------------------------------------===//
-#ifndef APPROX_TUNER_COMPOSE_H
-#define APPROX_TUNER_COMPOSE_H
+#ifndef APPROX_TUNER_SEARCH_COMPOSE_H
+#define APPROX_TUNER_SEARCH_COMPOSE_H
 
 #include <cstddef>
 #include <cstdint>
@@ -55,4 +55,4 @@ struct Composer {
 
 } // namespace approx::tune
 
-#endif // APPROX_TUNER_COMPOSE_H
+#endif // APPROX_TUNER_SEARCH_COMPOSE_H
