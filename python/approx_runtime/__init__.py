@@ -6,8 +6,9 @@ Annotate functions with knobs (`Knob`, `DecisionTree`, `StaticTransform`,
 (`parse_and_generate`, `inject_annotations_text`), compile (`compile`),
 export and deploy JAX functions (`export_to_mlir`, `inject_annotations`,
 `compile_to_iree`, `load_module`), tune (`tune`, `ApproxTunerInterface`)
-certify picks from per-input scores (`certify`, `loss_upper_bound`), and
-hold a latency goal at run time on the tuned frontier (`Controller`).
+certify picks from per-input scores (`certify`, `loss_upper_bound`), save
+and reload deployments (`save_deployment`, `load_deployment`), and hold a
+latency goal at run time on the tuned frontier (`Controller`).
 The C++ core is the extension `_core`.
 """
 
@@ -46,6 +47,7 @@ from .space import Space
 from .tuning import ApproxTunerInterface, create_tuner_arg_parser, tune
 from .certification import certify, loss_upper_bound
 from .controller import Controller
+from .deployment import Deployment, load_deployment, save_deployment
 
 __all__ = [
     "Knob", "DecisionTree", "SafetyContract", "StaticTransform", "get_config",
@@ -55,5 +57,6 @@ __all__ = [
     "export_to_mlir", "export_with_config", "inject_annotations",
     "compile_to_iree", "load_module", "CompiledModule", "LoadedModule",
     "tune", "Space", "ApproxTunerInterface", "create_tuner_arg_parser",
-    "certify", "loss_upper_bound", "Controller",
+    "certify", "loss_upper_bound", "Controller", "Deployment", "save_deployment",
+    "load_deployment",
 ]

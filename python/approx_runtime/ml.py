@@ -192,8 +192,21 @@ class LoadedModule:
         return iter((self, self.context))
 
 
-def load_module(module, backend: Optional[str] = None) -> LoadedModule:
-    """Loads a build of compile_to_iree (or a .vmfb file's path)."""
+def load_module(module, backend: Optional[str] = None, *,
+                mlir: Optional[str] = None) -> LoadedModule:
+    """Loads a build of compile_to_iree: its result, a .vmfb file's path,
+    or a native library's path with `mlir=` (the MLIR it was built from,
+    for its functions' signatures; a saved deployment keeps both:
+    ar.load_deployment)."""
+    if isinstance(module, str) and backend is not None and _backend(backend) == "native":
+        if mlir is None:
+            raise ValueError(f"{module}: a native library needs the MLIR it was built from "
+                             "for its functions' signatures: load_module(path, "
+                             "backend='native', mlir=text), or save it with "
+                             "ar.save_deployment and load that")
+        if not os.path.isfile(module):
+            raise FileNotFoundError(f"{module}: no such native library")
+        module = CompiledModule(module, str(mlir))
     if isinstance(module, CompiledModule):
         if backend is not None and _backend(backend) != "native":
             raise ValueError(f"module was built for 'native', not '{backend}'")

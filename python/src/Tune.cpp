@@ -489,6 +489,11 @@ private:
 } // namespace
 
 void bindTune(nb::module_ &m) {
+  m.def(
+      "space_fingerprint",
+      [](const tune::Space &space, bool dynamic) { return tune::spaceFingerprint(space, dynamic); },
+      nb::arg("space"), nb::arg("dynamic") = true,
+      "The fingerprint results stores key runs by (the space's parameters and their ranges)");
   nb::class_<TuneJob>(m, "TuneJob")
       .def("wait", &TuneJob::wait, nb::arg("timeout") = -1.0)
       .def("stop", &TuneJob::stop)
