@@ -72,8 +72,6 @@ bool Run::budgetLeft() {
   return true;
 }
 
-/// The search's clock: this session's seconds plus the clock of the last
-/// evaluation replayed from an earlier session.
 double Run::elapsed() const { return sessionSeconds() + clockOffset; }
 
 double Run::sessionSeconds() const {
@@ -95,7 +93,6 @@ double Run::score(const Measurement &m) const {
   return 1000 + 1000 * (options.qosMin - m.qos) + ratio;
 }
 
-/// The given starting configurations, in batches of `workers`.
 void Run::measureStart() {
   std::vector<Config> configs;
   for (const Config &given : options.start)
@@ -103,16 +100,12 @@ void Run::measureStart() {
   measureAll(configs, "start");
 }
 
-/// A configuration to measure that no technique asked for (its point is
-/// still recorded in the archive for the techniques to build on).
 Pending Run::given(const Config &c, const char *technique) const {
   Pending p{c, technique, {}};
   p.askers.push_back({-1, 0, encoding.encode(c)});
   return p;
 }
 
-/// Measures `configs` not measured before, in order and in batches of
-/// `workers`, while the budget lasts.
 void Run::measureAll(const std::vector<Config> &configs, const char *technique) {
   std::vector<Pending> batch;
   std::set<std::string> inBatch;
@@ -137,8 +130,6 @@ void Run::measureAll(const std::vector<Config> &configs, const char *technique) 
   flush();
 }
 
-/// The values a knob can take other than 0 (a tree's decisions share
-/// their values).
 std::vector<int64_t> Run::knobValues(const KnobParams &k) const {
   size_t p = k.decisionTree ? (k.decisions.empty() ? SIZE_MAX : k.decisions.front())
                             : k.knobVal;
@@ -150,7 +141,6 @@ std::vector<int64_t> Run::knobValues(const KnobParams &k) const {
   return values;
 }
 
-/// The settings of knob `k` at value `v` (every decision of a tree).
 std::map<std::string, int64_t> Run::knobAt(const KnobParams &k, int64_t v) const {
   std::map<std::string, int64_t> s;
   if (!k.decisionTree)
@@ -160,7 +150,6 @@ std::map<std::string, int64_t> Run::knobAt(const KnobParams &k, int64_t v) const
   return s;
 }
 
-/// (time ratio, loss) of a measured configuration, if it succeeded.
 std::optional<std::pair<double, double>> Run::effect(const Config &c) const {
   auto it = seen.find(key(c));
   if (it == seen.end() || !result.evaluations[it->second].result.ok())
@@ -170,7 +159,6 @@ std::optional<std::pair<double, double>> Run::effect(const Config &c) const {
                         std::max(0.0, result.evaluations[0].result.qos - m.qos));
 }
 
-/// Measures a batch (concurrently), then records the results in order.
 void Run::measure(const std::vector<Pending> &batch, bool counts) {
   std::vector<Measurement> results(batch.size());
   std::vector<bool> replayed(batch.size(), false);
