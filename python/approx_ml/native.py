@@ -121,7 +121,10 @@ class NativeFunction:
             if not isinstance(t, TType):
                 cargs.append(_CT[t](int(a)))
                 continue
-            arr = np.ascontiguousarray(a, dtype=_NP[t.elem])
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            arr = np.asarray(a, dtype=_NP[t.elem])
+            if not arr.flags.c_contiguous:
+                arr = np.ascontiguousarray(arr)
             if arr.shape != t.shape:
                 raise ValueError(f"{self.name}: argument {i} has shape "
                                  f"{arr.shape}, expected {t.shape}")

@@ -174,22 +174,57 @@ class LoadedModule:
     def module(self) -> "LoadedModule":
         return self
 
+    def _function(self, name):
+        fn = self._functions[name]
+
+        def call(*args):
+            return fn(*_call_args(args))
+        call.__name__ = name
+        return call
+
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
         try:
-            return self._functions[name]
+            return self._function(name)
         except KeyError:
             raise AttributeError(f"the module has no function '{name}'") from None
 
     def __getitem__(self, name):
         try:
-            return self._functions[name]
+            return self._function(name)
         except KeyError:
             raise KeyError(f"the module has no function '{name}'") from None
 
     def __iter__(self):
         return iter((self, self.context))
+
+
+def _call_args(args):
+    """The exported function's arguments from a call's, as JAX traced them
+    at export: pytrees flattened into their leaves (in JAX's order), arrays
+    of 64-bit types cast to the 32-bit ones JAX computes in unless its x64
+    mode is on (so native and IREE builds take what the JAX function took;
+    the native backend used to cast silently and IREE to refuse). Python
+    ints stay ints: state parameters."""
+    import numpy as np
+    try:
+        import jax
+        leaves = jax.tree_util.tree_leaves(list(args))
+        x64 = bool(jax.config.jax_enable_x64)
+    except ImportError:
+        leaves, x64 = list(args), False
+    narrow = {} if x64 else {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32,
+                             np.dtype(np.uint64): np.uint32,
+                             np.dtype(np.complex128): np.complex64}
+    out = []
+    for a in leaves:
+        if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
+            out.append(int(a))
+            continue
+        arr = np.asarray(a)
+        out.append(arr.astype(narrow[arr.dtype]) if arr.dtype in narrow else arr)
+    return out
 
 
 def load_module(module, backend: Optional[str] = None, *,

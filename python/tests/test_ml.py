@@ -230,3 +230,25 @@ def test_native_builds_leave_no_library_behind(tmp_path, monkeypatch):
     with pytest.raises(ar.CompileError):
         ar.compile_to_iree("func.func @f( {", backend="native")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("backend", ["llvm-cpu", "native"])
+def test_calls_take_what_the_jax_function_took(backend):
+    """Both backends take a call's arguments as JAX traced them at export:
+    a pytree (here a dict and a tuple) flattened into its leaves, float64
+    and int64 arrays narrowed to the 32-bit types JAX computed in (the
+    native backend used to cast silently and IREE to refuse)."""
+    def f(params, xs):
+        return params["w"] * xs[0] + params["b"] + xs[1].astype(jnp.float32)
+
+    w, b = np.float32(2), np.arange(4, dtype=np.float32)
+    x0, x1 = np.ones(4, np.float32), np.arange(4, dtype=np.int32)
+    mlir = ar.export_to_mlir(f, {"w": w, "b": b}, (x0, x1))
+    module = ar.load_module(ar.compile_to_iree(ar.compile(mlir), backend=backend),
+                            backend=backend)
+    want = 2 * x0 + b + x1
+    got = module.f({"w": w, "b": b}, (x0, x1))
+    np.testing.assert_allclose(np.asarray(got), want)
+    got64 = module.f({"w": np.float64(2), "b": b.astype(np.float64)},
+                     (x0.astype(np.float64), x1.astype(np.int64)))
+    np.testing.assert_allclose(np.asarray(got64), want)
