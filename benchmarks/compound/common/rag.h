@@ -15,6 +15,11 @@
 
 #include "approx_files.h"
 #include "approx_llm.h"
+/* The runtime controller (a relative path: the compound systems are the
+ * repository's own programs, compiled with only the LLM engine's headers on
+ * the include path; approx-cc links the runtime). */
+#include "../../../runtime/include/approx_controller.h"
+#include "../../../runtime/include/approx_runtime.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -23,6 +28,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int passage_words(void);
 int answer_tokens(void);
@@ -34,7 +40,12 @@ static const char *rag_program = "rag";
 static const char *rag_questions_path;
 static int rag_question = -1;
 
-static void rag_at_question(int q) { rag_question = q; }
+static void rag_unit_begin(void);
+/* Also the start of the question's unit under --controller. */
+static void rag_at_question(int q) {
+  rag_question = q;
+  rag_unit_begin();
+}
 
 static void die(const char *fmt, ...) {
   va_list ap;
@@ -55,6 +66,9 @@ typedef struct {
   const char *passages, *questions, *models, *output, *trace, *embeddings, *embedder;
   const char *qa_model; /* --qa-model A[,B...]: QA models' files instead of the defaults */
   const char *draft;    /* --draft: a draft model for the exact QA model (speculative decoding) */
+  const char *controller; /* --controller: a frontier (pareto.csv) the runtime controller moves
+                             a runtime-table build among, one question per unit */
+  const char *target;     /* --target: its latency goal per question, in seconds */
 } rag_args;
 
 /* The optional arguments a system takes (rag_parse_args's `extra`). */
@@ -78,6 +92,8 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
                         : !strcmp(argv[i], "--trace")     ? &a.trace
                         : !strcmp(argv[i], "--qa-model")  ? &a.qa_model
                         : !strcmp(argv[i], "--draft")     ? &a.draft
+                        : !strcmp(argv[i], "--controller") ? &a.controller
+                        : !strcmp(argv[i], "--target")    ? &a.target
                         : !strcmp(argv[i], "--embeddings") && (extra & RAG_EMBEDDINGS)
                             ? &a.embeddings
                         : !strcmp(argv[i], "--embedder") && (extra & RAG_EMBEDDER) ? &a.embedder
@@ -89,11 +105,60 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
     *slot = argv[++i];
   }
   if (!a.passages || !a.questions || !a.models || !a.output ||
-      ((extra & RAG_EMBEDDINGS) && !a.embeddings) || ((extra & RAG_EMBEDDER) && !a.embedder)) {
-    fprintf(stderr, "usage: %s\n", usage);
+      ((extra & RAG_EMBEDDINGS) && !a.embeddings) || ((extra & RAG_EMBEDDER) && !a.embedder) ||
+      !a.controller != !a.target) {
+    fprintf(stderr, "usage: %s [--controller FRONTIER.csv --target SECONDS]\n", usage);
     exit(2);
   }
   return a;
+}
+
+/* ---- Runtime adaptation (--controller, --target) -------------------------- */
+
+/* The runtime controller over the frontier (approx_controller.h), one
+ * question per unit: each question runs on the point it chooses, and a
+ * line per question on stderr says which ("rag: unit Q point P seconds T
+ * missed M", flushed: benchmarks/runtime/compound_load.py reads them as
+ * they come). Only a runtime-table build has parameters to move. */
+static approx_ctl *rag_ctl;
+static int rag_ctl_point;
+static struct timespec rag_ctl_started;
+
+static void rag_start_controller(const rag_args *a) {
+  if (!a->controller)
+    return;
+  char *end;
+  approx_ctl_goal goal = approx_ctl_defaults();
+  goal.target_seconds = strtod(a->target, &end);
+  if (end == a->target || *end) {
+    fprintf(stderr, "%s: error: --target '%s': give the latency goal per question in seconds\n",
+            rag_program, a->target);
+    exit(1);
+  }
+  rag_ctl = approx_ctl_open(a->controller, &goal);
+  if (!rag_ctl) {
+    fprintf(stderr, "%s: error: %s\n", rag_program, approx_rt_last_error());
+    exit(1);
+  }
+}
+
+static void rag_unit_begin(void) {
+  if (!rag_ctl)
+    return;
+  rag_ctl_point = approx_ctl_begin(rag_ctl);
+  clock_gettime(CLOCK_MONOTONIC, &rag_ctl_started);
+}
+
+static void rag_unit_end(int q) {
+  if (!rag_ctl)
+    return;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  double t = (double)(now.tv_sec - rag_ctl_started.tv_sec) +
+             1e-9 * (double)(now.tv_nsec - rag_ctl_started.tv_nsec);
+  int missed = approx_ctl_end_with(rag_ctl, t);
+  fprintf(stderr, "rag: unit %d point %d seconds %.3f missed %d\n", q, rag_ctl_point, t, missed);
+  fflush(stderr);
 }
 
 /* The answers file and, when asked for, the trace file (staged until
@@ -367,6 +432,7 @@ static void rag_load_models(const rag_args *a) {
     rag_models[m] = rag_load_model(dir, RAG_MODEL_FILES[m], 0);
   if (a->draft)
     rag_draft = rag_load_model(dir, a->draft, 0);
+  rag_start_controller(a);
 }
 
 /* Whether `answer`, trimmed of spaces and punctuation at both ends, occurs
@@ -501,6 +567,7 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
     fprintf(trace, "%s%s\t%s\n", extra ? "\t" : "", extra ? extra : "", answer);
   }
   rag_check.checked = rag_check.escalated = 0;
+  rag_unit_end(q);
 }
 
 /* Closes the output files; the end of the summary line on stderr (tokens,
@@ -532,6 +599,7 @@ static void rag_finish(FILE *out, FILE *trace, const rag_args *a, double wall) {
   for (int m = 0; m < RAG_NMODELS; m++)
     allm_free(rag_models[m]);
   allm_free(rag_draft);
+  approx_ctl_close(rag_ctl);
 }
 
 #endif
