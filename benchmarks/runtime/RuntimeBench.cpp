@@ -151,6 +151,16 @@ int points() {
   return 0;
 }
 
+/// The program's runtime-table build, JIT-compiled.
+std::unique_ptr<approx::JitModule> tableBuild(const std::string &source) {
+  approx::CompileOptions options;
+  options.mode = "runtime";
+  auto table = approx::JitModule::create(source, mlirPath, options);
+  if (!table)
+    fail(llvm::toString(table.takeError()));
+  return std::move(*table);
+}
+
 /// --target, checked.
 double target() {
   if (!(targetSeconds > 0))
@@ -161,12 +171,8 @@ double target() {
 /// The table build's time per unit at the most accurate point: the median
 /// of three runs after one that warms the caches and the JIT's code.
 int calibrate(const std::string &source, const pr_graph &g) {
-  approx::CompileOptions tableOptions;
-  tableOptions.mode = "runtime";
-  auto table = approx::JitModule::create(source, mlirPath, tableOptions);
-  if (!table)
-    fail(llvm::toString(table.takeError()));
-  auto fn = (*table)->function<PagerankFn>("pagerank");
+  std::unique_ptr<approx::JitModule> table = tableBuild(source);
+  auto fn = table->function<PagerankFn>("pagerank");
   if (!fn)
     fail(llvm::toString(fn.takeError()));
   approx_ctl *c = openController(1);
@@ -210,12 +216,8 @@ private:
 };
 
 int load(const std::string &source, const pr_graph &g) {
-  approx::CompileOptions tableOptions;
-  tableOptions.mode = "runtime";
-  auto table = approx::JitModule::create(source, mlirPath, tableOptions);
-  if (!table)
-    fail(llvm::toString(table.takeError()));
-  auto fn = (*table)->function<PagerankFn>("pagerank");
+  std::unique_ptr<approx::JitModule> table = tableBuild(source);
+  auto fn = table->function<PagerankFn>("pagerank");
   if (!fn)
     fail(llvm::toString(fn.takeError()));
   auto run = [&] { return runOnce(*fn, g); };
@@ -330,11 +332,7 @@ int compare(const std::string &source, const pr_graph &g) {
   if (static_cast<size_t>(point) >= approx_ctl_num_points(c))
     fail("--point: the frontier has " + llvm::Twine(approx_ctl_num_points(c)) + " points");
   // The table build (JIT), set to the point.
-  approx::CompileOptions tableOptions;
-  tableOptions.mode = "runtime";
-  auto table = approx::JitModule::create(source, mlirPath, tableOptions);
-  if (!table)
-    fail(llvm::toString(table.takeError()));
+  std::unique_ptr<approx::JitModule> table = tableBuild(source);
   for (size_t i = 0; i < approx_ctl_num_params(c); ++i)
     approx_rt_set(approx_ctl_param_name(c, i),
                   approx_ctl_point_value(c, static_cast<size_t>(point), i));
@@ -375,7 +373,7 @@ int compare(const std::string &source, const pr_graph &g) {
   if (!lib)
     fail(aotPath + ": " + dlerror());
   auto *aot = reinterpret_cast<PagerankFn *>(dlsym(lib, "pagerank"));
-  auto tableFn = (*table)->function<PagerankFn>("pagerank");
+  auto tableFn = table->function<PagerankFn>("pagerank");
   auto jitFn = (*r)->function<PagerankFn>("pagerank");
   if (!aot || !tableFn || !jitFn)
     fail("pagerank not found in a build");

@@ -30,7 +30,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_arguments(ap)
     ap.add_argument("--units", type=int, default=90)
-    ap.add_argument("--load-procs", type=int, default=3,
+    ap.add_argument("--load-procs", type=int, default=2,
                     help="competing CPU-bound processes while loaded")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="approx-load-")
