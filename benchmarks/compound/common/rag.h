@@ -130,16 +130,11 @@ static void rag_start_controller(const rag_args *a) {
   char *end;
   approx_ctl_goal goal = approx_ctl_defaults();
   goal.target_seconds = strtod(a->target, &end);
-  if (end == a->target || *end) {
-    fprintf(stderr, "%s: error: --target '%s': give the latency goal per question in seconds\n",
-            rag_program, a->target);
-    exit(1);
-  }
+  if (end == a->target || *end)
+    die("--target '%s': give the latency goal per question in seconds", a->target);
   rag_ctl = approx_ctl_open(a->controller, &goal);
-  if (!rag_ctl) {
-    fprintf(stderr, "%s: error: %s\n", rag_program, approx_rt_last_error());
-    exit(1);
-  }
+  if (!rag_ctl)
+    die("%s", approx_rt_last_error());
 }
 
 static void rag_unit_begin(void) {
