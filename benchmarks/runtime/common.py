@@ -123,3 +123,12 @@ def update_summary(out, key, value):
     summary = json.load(open(path)) if os.path.exists(path) else {}
     summary[key] = value
     write_json(path, summary)
+
+
+def update_scenario(out, name, scenario):
+    """Sets scenarios.<name> of out/summary.json, keeping the other
+    scenarios and entries."""
+    path = os.path.join(out, "summary.json")
+    scenarios = json.load(open(path)).get("scenarios", {}) if os.path.exists(path) else {}
+    scenarios[name] = scenario
+    update_summary(out, "scenarios", scenarios)

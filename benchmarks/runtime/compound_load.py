@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 from common import (RESULTS, base_seconds, best_static, goal_point, goal_seconds, repo, run,
-                    settling, update_summary, write_json)
+                    settling, update_scenario, write_json)
 
 sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
 import corpus  # noqa: E402  (the corpus folders' one naming)
@@ -175,10 +175,7 @@ def main():
         "frontier": os.path.relpath(a.frontier, repo), "points": points,
         "runs": {name: {"units": u, "accuracy": acc} for name, (u, acc) in runs.items()},
         "scenario": scenario})
-    path = os.path.join(a.out, "summary.json")
-    scenarios = json.load(open(path)).get("scenarios", {}) if os.path.exists(path) else {}
-    scenarios["rag_bm25"] = scenario
-    update_summary(a.out, "scenarios", scenarios)
+    update_scenario(a.out, "rag_bm25", scenario)
     print(f"rag_bm25 ({a.qa_models} models), {a.questions} questions, {a.load_procs} competing "
           f"processes during questions {third}-{2 * third - 1}; goal {goal:.2f} s per question "
           f"(most accurate point: {idle:.2f} s idle, {loaded:.2f} s loaded)")

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 
 from common import (add_arguments, base_seconds, best_static, prepare, repo, run, settling,
-                    update_summary, write_json)
+                    update_scenario, write_json)
 
 
 def main():
@@ -69,10 +69,7 @@ def main():
     write_json(os.path.join(a.out, "load.json"), {
         "frontier": os.path.relpath(a.frontier, repo), "points": points,
         "controller": ctl, "static": results})
-    path = os.path.join(a.out, "summary.json")
-    scenarios = json.load(open(path)).get("scenarios", {}) if os.path.exists(path) else {}
-    scenarios["pagerank"] = scenario
-    update_summary(a.out, "scenarios", scenarios)
+    update_scenario(a.out, "pagerank", scenario)
     print(f"pagerank (size {a.size}), {a.units} units, {a.load_procs} competing processes "
           f"during units {third}-{2 * third - 1}; goal {goal:.3f} s per unit "
           f"(exact point: {idle:.3f} s idle, {loaded:.3f} s loaded)")
