@@ -2,6 +2,7 @@
 #include "approx/Execution/Execution.h"
 
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
 #include "approx_runtime.h"
@@ -35,7 +36,7 @@ std::unique_ptr<MLIRContext> makeContext() {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<ApproxDialect>();
+  approx::registerApproxDialects(registry);
   auto ctx = std::make_unique<MLIRContext>(registry);
   ctx->loadAllAvailableDialects();
   // Errors point at the user's source; a dump of the failing op in generic

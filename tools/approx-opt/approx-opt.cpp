@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Dialect/Approx/Transforms/Passes.h"
 #include "approx/Frontend/Passes.h"
 #include "approx/Pipeline/Pipeline.h"
@@ -35,7 +36,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<approx::ApproxDialect>();
+  approx::registerApproxDialects(registry);
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "approx-opt: the ApproxMLIR pass driver\n", registry);
   mlir::MlirOptMainConfig config =

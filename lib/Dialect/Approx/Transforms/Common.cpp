@@ -56,6 +56,28 @@ SmallVector<KnobOp> collectKnobs(ModuleOp module) {
   return knobs;
 }
 
+KnobOp wrapInKnob(Operation *op, Attribute properties) {
+  OpBuilder b(op);
+  OperationState state(op->getLoc(), KnobOp::getOperationName());
+  state.addTypes(op->getResultTypes());
+  state.propertiesAttr = properties;
+  state.addRegion();
+  auto knob = cast<KnobOp>(b.create(state));
+  Block *body = b.createBlock(&knob.getBody());
+  op->replaceAllUsesWith(knob.getResults());
+  op->moveBefore(body, body->end());
+  b.setInsertionPointToEnd(body);
+  YieldOp::create(b, op->getLoc(), op->getResults());
+  return knob;
+}
+
+int32_t nextKnobId(ModuleOp module) {
+  int32_t next = 0;
+  module.walk(
+      [&](KnobOp knob) { next = std::max(next, int32_t(knob.getId()) + 1); });
+  return next;
+}
+
 void inlineKnob(KnobOp knob) {
   Block &body = knob.getBody().front();
   Operation *yield = body.getTerminator();

@@ -19,6 +19,14 @@ llvm::SmallVector<mlir::Operation *> collectChildLoops(mlir::Operation *root);
 /// Knobs of `module` in post-order (inner knobs before the knobs around them).
 llvm::SmallVector<KnobOp> collectKnobs(mlir::ModuleOp module);
 
+/// Wraps `op` in a new approx.knob with the inherent attributes
+/// `properties` (id, name, transform_types, ...): the knob takes op's place,
+/// yields op's results and replaces their uses.
+KnobOp wrapInKnob(mlir::Operation *op, mlir::Attribute properties);
+
+/// The smallest id no knob of `module` uses.
+int32_t nextKnobId(mlir::ModuleOp module);
+
 /// Moves the body of `knob` into its parent in its place (its results
 /// become the values its yield returns) and erases it.
 void inlineKnob(KnobOp knob);

@@ -66,7 +66,6 @@ struct EmitApproxPass : approx::impl::EmitApproxBase<EmitApproxPass> {
 
   LogicalResult outline(ConvertToCallAnnotationOp ann, SymbolTable &symbols);
   FailureOr<Operation *> resolveLoop(const KnobRequest &req, func::FuncOp fn);
-  void wrapLoop(Operation *loop, KnobOp proto);
   void wrapBody(func::FuncOp fn, KnobOp proto);
 };
 
@@ -126,16 +125,6 @@ static KnobOp createKnobLike(OpBuilder &b, Location loc, TypeRange types,
   state.propertiesAttr = proto->getPropertiesAsAttribute();
   state.addRegion();
   return cast<KnobOp>(b.create(state));
-}
-
-void EmitApproxPass::wrapLoop(Operation *loop, KnobOp proto) {
-  OpBuilder b(loop);
-  KnobOp knob = createKnobLike(b, loop->getLoc(), loop->getResultTypes(), proto);
-  Block *body = b.createBlock(&knob.getBody());
-  loop->replaceAllUsesWith(knob.getResults());
-  loop->moveBefore(body, body->end());
-  b.setInsertionPointToEnd(body);
-  YieldOp::create(b, loop->getLoc(), loop->getResults());
 }
 
 void EmitApproxPass::wrapBody(func::FuncOp fn, KnobOp proto) {
@@ -273,7 +262,8 @@ void EmitApproxPass::runOnOperation() {
 
   // Validate requests and assign ids/names in order of appearance.
   llvm::StringMap<Operation *> names;
-  int32_t nextId = 0;
+  // After the knobs already there (a transform script's, DESIGN §17).
+  int32_t nextId = nextKnobId(module);
   struct Planned {
     KnobRequest *req;
     func::FuncOp fn;
@@ -366,7 +356,7 @@ void EmitApproxPass::runOnOperation() {
                    });
   for (Planned &p : planned) {
     if (p.loop)
-      wrapLoop(p.loop, p.proto);
+      wrapInKnob(p.loop, p.proto->getPropertiesAsAttribute());
     else
       wrapBody(p.fn, p.proto);
     p.proto->erase();
