@@ -15,6 +15,13 @@ using namespace mlir;
 namespace approx {
 
 void buildApproxPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  // A transform script first (DESIGN §17). Its approx ops rewrite in place
+  // (later script ops see their result), except where a build must set
+  // them itself: a runtime table reads them, an exact build zeroes them.
+  ApplyTransformScriptOptions script;
+  script.knobs = opts.mode == "runtime" || opts.exact;
+  script.configPath = opts.configPath;
+  pm.addPass(createApplyTransformScript(script));
   pm.addPass(createEmitApprox());
   pm.addPass(createEmitManagement());
   ConfigApproxOptions config;

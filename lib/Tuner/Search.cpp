@@ -21,7 +21,7 @@ namespace approx::tune {
 Config exactConfig(const Space &space) {
   Config c;
   for (const TunableParam &p : space.params)
-    c[p.name] = p.kind == ParamKind::Threshold ? p.current : 0;
+    c[p.name] = p.baseline();
   return c;
 }
 

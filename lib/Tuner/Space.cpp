@@ -17,6 +17,8 @@ const char *kindName(ParamKind kind) {
     return "decision";
   case ParamKind::KnobVal:
     return "knob_val";
+  case ParamKind::Schedule:
+    return "schedule";
   }
   return "";
 }

@@ -4,6 +4,9 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/IR/SourceNames.h"
 #include "approx/Support/ParamNames.h"
+#include "approx/Dialect/Approx/Transforms/ScheduleParams.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 #include <algorithm>
 
@@ -40,7 +43,7 @@ size_t addParam(Space &space, const KnobParams &k, std::string suffix,
 
 } // namespace
 
-Space spaceFromAnnotations(ModuleOp module) {
+FailureOr<Space> spaceFromAnnotations(ModuleOp module) {
   Space space;
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
@@ -78,10 +81,34 @@ Space spaceFromAnnotations(ModuleOp module) {
       space.knobs.push_back(k);
     }
   }
+  FailureOr<std::vector<ScheduleParam>> schedule = scheduleParams(module);
+  if (failed(schedule))
+    return failure();
+  for (ScheduleParam &s : *schedule) {
+    if (const TunableParam *clash = space.find(s.name))
+      return s.op->emitOpError("tunable name '")
+             << s.name << "' is also a parameter of the annotations of '"
+             << clash->function << "'; rename one";
+    KnobParams k;
+    k.name = s.name;
+    k.transformType = "schedule";
+    TunableParam p;
+    p.name = s.name;
+    p.kind = ParamKind::Schedule;
+    p.knob = s.name;
+    p.values = s.values;
+    p.lower = s.values.front();
+    p.upper = s.values.back();
+    // Without its own choice, the first option (the build then needs one).
+    p.current = s.selected.value_or(s.values.front());
+    space.params.push_back(std::move(p));
+    k.knobVal = space.params.size() - 1;
+    space.knobs.push_back(std::move(k));
+  }
   return space;
 }
 
-unsigned applyToAnnotations(ModuleOp module, const Config &config) {
+FailureOr<unsigned> applyToAnnotations(ModuleOp module, const Config &config) {
   unsigned written = 0;
   auto lookup = [&](const std::string &name, int32_t current) {
     auto it = config.find(name);
@@ -109,6 +136,17 @@ unsigned applyToAnnotations(ModuleOp module, const Config &config) {
       st.setKnobValAttr(b.getI32IntegerAttr(
           lookup(names::knobVal(k), int32_t(st.getKnobValAttr().getInt()))));
     }
+  }
+  FailureOr<std::vector<ScheduleParam>> schedule = scheduleParams(module);
+  if (failed(schedule))
+    return failure();
+  for (const ScheduleParam &s : *schedule) {
+    auto it = config.find(s.name);
+    if (it == config.end())
+      continue;
+    if (failed(selectSchedule(s, it->second, s.op->getLoc())))
+      return failure();
+    ++written;
   }
   return written;
 }

@@ -19,7 +19,8 @@ class TunableParam:
     lower: int          # thresholds: from thresholds_lowers; else min value
     upper: int          # thresholds: from thresholds_uppers; else max value
     current: int        # the value in the MLIR
-    param_type: str     # "threshold", "decision" or "knob_val"
+    param_type: str     # "threshold", "decision", "knob_val" or "schedule"
+                        # (a transform script's tune.knob / tune.alternatives)
     func_name: str      # the annotated function
     index: int          # position among the knob's thresholds / decisions
     values: List[int] = field(default_factory=list)  # allowed knob values
@@ -85,7 +86,8 @@ class MLIRConfigManager:
     def exact_config(self, mlir_source: str, *,
                      filename: str = "<mlir>") -> Dict[str, int]:
         """The exact configuration: every decision and knob value 0,
-        thresholds as annotated (what the tuner measures as its baseline)."""
+        thresholds as annotated, a transform script's choices as it makes
+        them (what the tuner measures as its baseline)."""
         return dict(_core.Space.from_mlir(mlir_source, filename).exact())
 
     def default_config(self, mlir_source: str, *,

@@ -10,6 +10,7 @@
 #include "Core.h"
 
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Frontend/Annotations.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -45,7 +47,8 @@ const DialectRegistry &registry() {
   static const DialectRegistry *r = [] {
     auto *r = new DialectRegistry;
     registerAllDialects(*r);
-    r->insert<ApproxDialect>();
+    registerAllExtensions(*r);
+    approx::registerApproxDialects(*r);
     return r;
   }();
   return *r;
@@ -293,17 +296,34 @@ std::string injectOps(const std::string &text, const std::string &ops,
 
 } // namespace
 
+/// f()'s value; ValueError with the diagnostics `ctx` got when it fails.
+template <typename F>
+auto valueOrThrow(MLIRContext &ctx, F f) -> std::decay_t<decltype(*f())> {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << d.getLocation() << ": error: " << d << "\n";
+    for (Diagnostic &note : d.getNotes())
+      os << note.getLocation() << ": note: " << note << "\n";
+    return success();
+  });
+  auto result = f();
+  if (failed(result))
+    throw nb::value_error(diagnostics.c_str());
+  return *result;
+}
+
 tune::Space spaceOf(const std::string &text, const std::string &filename) {
   std::unique_ptr<MLIRContext> ctx = newContext();
   OwningOpRef<ModuleOp> module = parse(*ctx, text, filename);
-  return tune::spaceFromAnnotations(*module);
+  return valueOrThrow(*ctx, [&] { return tune::spaceFromAnnotations(*module); });
 }
 
 std::string applyConfig(const std::string &text, const tune::Config &config,
                         const std::string &filename) {
   std::unique_ptr<MLIRContext> ctx = newContext();
   OwningOpRef<ModuleOp> module = parse(*ctx, text, filename);
-  tune::applyToAnnotations(*module, config);
+  valueOrThrow(*ctx, [&] { return tune::applyToAnnotations(*module, config); });
   return print(*module);
 }
 

@@ -85,3 +85,26 @@ def test_exact_config(integrate_mlir):
   transform_type = "loop_perforate", knob_val = 2 : i32}> : () -> ()
 '''
     assert ar.MLIRConfigManager().exact_config(static) == {"f_knob_val": 0}
+
+
+def test_transform_script_choices_are_parameters(repo):
+    """A transform script's tune.knob / tune.alternatives (issue 42): listed
+    as "schedule" parameters next to the annotations', validated against
+    their options, and written into the script's `selected`."""
+    path = repo / "test" / "Tuner" / "Inputs" / "schedule.mlir"
+    mlir = path.read_text()
+    m = ar.MLIRConfigManager()
+    params = m.parse_annotations(mlir, filename=str(path))
+    assert sorted(params) == ["mean_stride", "other_knob_val"]
+    s = params["mean_stride"]
+    assert (s.param_type, s.values, s.current) == ("schedule", [0, 2, 4, 8], 0)
+    assert m.exact_config(mlir)["mean_stride"] == 0  # the script's own choice
+    assert not m.validate_config({"mean_stride": 3}, params)
+    tuned = m.apply_config(mlir, {"mean_stride": 8, "other_knob_val": 2})
+    assert 'transform.tune.knob<"mean_stride"> = 8' in tuned
+    assert m.parse_annotations(tuned)["mean_stride"].current == 8
+    with pytest.raises(ValueError, match="not one of"):
+        m.apply_config(mlir, {"mean_stride": 3})
+    clash = (repo / "test" / "Tuner" / "Inputs" / "schedule-clash.mlir").read_text()
+    with pytest.raises(ValueError, match="tunable name 'f_knob_val' is also a parameter"):
+        m.parse_annotations(clash)

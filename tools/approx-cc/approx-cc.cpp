@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "../common/OutputFile.h"
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Dialect/Approx/IR/WidenBounds.h"
 #include "approx/Frontend/CImport.h"
 #include "approx/Pipeline/Pipeline.h"
@@ -166,10 +167,14 @@ int checkProgramConfig(ArrayRef<mlir::OwningOpRef<mlir::ModuleOp>> modules) {
   if (!approx::tune::readConfig(config, values, error))
     return fail(error);
   std::set<std::string> known;
-  for (const mlir::OwningOpRef<mlir::ModuleOp> &m : modules)
-    for (const approx::tune::TunableParam &p :
-         approx::tune::spaceFromAnnotations(*m).params)
+  for (const mlir::OwningOpRef<mlir::ModuleOp> &m : modules) {
+    mlir::FailureOr<approx::tune::Space> space =
+        approx::tune::spaceFromAnnotations(*m);
+    if (mlir::failed(space))
+      return 1;
+    for (const approx::tune::TunableParam &p : space->params)
       known.insert(p.name);
+  }
   for (const auto &[name, value] : values) {
     if (known.count(name))
       continue;
@@ -294,7 +299,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::registerAllFromLLVMIRTranslations(registry);
-  registry.insert<approx::ApproxDialect>();
+  approx::registerApproxDialects(registry);
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   // C users get the message at their comment, not an MLIR op dump.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Frontend/CImport.h"
 #include "approx/Tuner/Distributed.h"
 #include "approx/Tuner/Report.h"
@@ -29,6 +30,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
@@ -539,7 +541,8 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   const tune::TuneResult &result = run.result();
   bool certified = false;
   const tune::Evaluation &best = run.best(certified);
-  tune::applyToAnnotations(module, best.config);
+  if (failed(tune::applyToAnnotations(module, best.config)))
+    return 1;
   std::string tuned;
   raw_string_ostream tunedOs(tuned);
   module.print(tunedOs);
@@ -659,8 +662,9 @@ int main(int argc, char **argv) {
 int runTool() {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
   mlir::registerAllFromLLVMIRTranslations(registry);
-  registry.insert<approx::ApproxDialect>();
+  approx::registerApproxDialects(registry);
   mlir::MLIRContext ctx(registry);
   ctx.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
@@ -698,7 +702,10 @@ int runTool() {
   }
   if (!module)
     return 1;
-  tune::Space space = tune::spaceFromAnnotations(*module);
+  FailureOr<tune::Space> spaceOr = tune::spaceFromAnnotations(*module);
+  if (failed(spaceOr))
+    return 1;
+  const tune::Space &space = *spaceOr;
 
   if (list)
     printSpace(space);

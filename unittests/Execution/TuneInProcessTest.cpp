@@ -60,7 +60,7 @@ TEST(TuneInProcessTest, CallbackTunesAJitRuntimeTableBuild) {
                   mlir::arith::ArithDialect, mlir::scf::SCFDialect>();
   auto module = mlir::parseSourceString<mlir::ModuleOp>(kProgram, &ctx);
   ASSERT_TRUE(module);
-  approx::tune::Space space = approx::tune::spaceFromAnnotations(*module);
+  approx::tune::Space space = *approx::tune::spaceFromAnnotations(*module);
   ASSERT_EQ(space.params.size(), 3u);
 
   approx::CompileOptions options;

@@ -20,7 +20,8 @@ namespace approx {
 
 /// Where the pipeline stops.
 enum class PipelineStage {
-  /// emit-approx, emit-management, config-approx, clone-exact-approx,
+  /// apply-transform-script (knobs for runtime / exact), emit-approx,
+  /// emit-management, config-approx, clone-exact-approx,
   /// transform-approx, finalize-approx, dispatch-exact-approx,
   /// lower-approx-runtime, canonicalize, cse: standard
   /// MLIR (func, scf, arith, memref, llvm).

@@ -112,8 +112,9 @@ struct TuneResult {
   }
 };
 
-/// The exact configuration of a runtime-table build: every decision and knob
-/// value 0, thresholds at their annotation values.
+/// The exact configuration: every decision and knob value 0, thresholds at
+/// their annotation values, schedule choices at the script's
+/// (TunableParam::baseline).
 Config exactConfig(const Space &space);
 
 /// The configurations of `space` in the given mode, in a fixed order; calls

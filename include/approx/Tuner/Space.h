@@ -18,7 +18,9 @@ namespace approx::tune {
 /// A configuration: parameter name -> value (the seed's flat JSON).
 using Config = std::map<std::string, int64_t>;
 
-enum class ParamKind { Threshold, Decision, KnobVal };
+/// Schedule: a transform script's transform.tune.knob / tune.alternatives
+/// (DESIGN §17), named by its name; its baseline is the script's choice.
+enum class ParamKind { Threshold, Decision, KnobVal, Schedule };
 const char *kindName(ParamKind kind);
 
 /// One tunable parameter (seed: TunableParam).
@@ -31,12 +33,20 @@ struct TunableParam {
   std::string function; // the annotated function (symbol)
   std::string knob;     // the knob name (prefix of `name`)
   unsigned index = 0;   // position among the knob's thresholds/decisions
-  std::vector<int64_t> values; // decisions / knob values: the allowed values
+  std::vector<int64_t> values; // decisions / knob values / schedule options
+
+  /// Its value in the baseline (exact) configuration: a threshold's and a
+  /// schedule choice's own value, 0 (exact) for a knob value.
+  int64_t baseline() const {
+    return kind == ParamKind::Threshold || kind == ParamKind::Schedule ? current
+                                                                       : 0;
+  }
 };
 
 /// One knob: which parameters it owns.
 struct KnobParams {
-  std::string name, function, transformType;
+  std::string name, function, transformType; // transformType "schedule":
+                                              // a script's choice
   bool decisionTree = false;
   std::vector<size_t> thresholds, decisions; // indices into Space::params
   size_t knobVal = 0;                        // static knobs

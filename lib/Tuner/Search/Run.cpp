@@ -136,7 +136,7 @@ std::vector<int64_t> Run::knobValues(const KnobParams &k) const {
   std::vector<int64_t> values;
   if (p != SIZE_MAX)
     for (int64_t v : space.params[p].values)
-      if (v != 0)
+      if (v != space.params[p].baseline())
         values.push_back(v);
   return values;
 }

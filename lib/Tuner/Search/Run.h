@@ -75,7 +75,8 @@ public:
 
   /// (time ratio, loss) of a measured configuration, if it succeeded.
   std::optional<std::pair<double, double>> effect(const Config &c) const;
-  /// The values a knob can take other than 0.
+  /// The values a knob can take other than its baseline (0, or a schedule
+  /// choice's own).
   std::vector<int64_t> knobValues(const KnobParams &k) const;
   /// The settings of knob `k` at value `v` (every decision of a tree).
   std::map<std::string, int64_t> knobAt(const KnobParams &k, int64_t v) const;

@@ -4,6 +4,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ApplyTransformScript : Pass<"apply-transform-script", "::mlir::ModuleOp"> {
+  let summary = "Apply the module's transform script (@__transform_main), then remove it";
+  let description = [{
+    When the module holds `transform.named_sequence @__transform_main`,
+    applies it to the module as upstream's `--transform-interpreter` does,
+    then erases the script (the module's top-level Transform-dialect ops)
+    and its `transform.with_named_sequence` attribute, so that the module
+    lowers. A module without one is left as it is.
+
+    `knobs` asks transform.approx.* ops for approx.knob regions instead of
+    in-place rewrites (the payload module carries `approx.transform_knobs`
+    while the script runs); their values are then parameters
+    `<knob>_knob_val` that a configuration, `exact` and a runtime table
+    set as they set the annotations'. The approx pipeline runs this pass
+    first, with `knobs` for runtime-table and exact builds.
+
+    `config` names a JSON configuration (config-approx's): its entries
+    named like a `transform.tune.knob` or `transform.tune.alternatives` of
+    the script resolve that choice before the script runs (a value not
+    among the options is an error). The values taken are recorded in the
+    module attribute `approx.schedule`, for config-approx to count as used.
+  }];
+  let options = [
+    Option<"configPath", "config", "std::string", /*default=*/"",
+           "JSON configuration whose schedule parameters (tune.knob / "
+           "tune.alternatives names) resolve the script's choices">,
+    Option<"knobs", "knobs", "bool", /*default=*/"false",
+           "transform.approx.* ops emit approx.knob regions for the approx "
+           "pipeline instead of rewriting in place">,
+  ];
+  let dependentDialects = ["::approx::ApproxDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def EmitApprox : Pass<"emit-approx", "::mlir::ModuleOp"> {
   let summary = "Turn approx.util.annotation.* ops into approx.knob regions";
   let description = [{
