@@ -710,7 +710,8 @@ def reproduce_command(s):
             + (f" --delta {st['delta']:g}" if st.get("delta", 0.05) != 0.05 else "")
             + (f" --timing {s['timing_questions']}"
                if s.get("timing_questions", q["evaluation"]) < q["evaluation"] else "")
-            + (f" --qa-models {s['qa_models']['set']}"
+            # Runs from before issue 38 used the small models without saying so.
+            + (f" --qa-models {s.get('qa_models', {}).get('set', 'small')}"
                if s.get("qa_models", {}).get("set", "small") != "instruct" else "")
             + (f" --screen {st['screen']['questions']}"
                + (f" --screen-below {st['screen']['below']:g}"
