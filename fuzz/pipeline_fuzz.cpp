@@ -3,7 +3,7 @@
 // and run through the approx pipeline to the approx stage; errors are
 // diagnostics, never crashes (a crash inside MLIR's parsers is turned into
 // an error as the tools do, CrashGuard.h).
-#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Pipeline/Pipeline.h"
 #include "approx/Support/CrashGuard.h"
 #include "approx/Dialect/Approx/IR/SourceCheck.h"
@@ -26,7 +26,7 @@ static mlir::MLIRContext &context() {
     mlir::DialectRegistry registry;
     mlir::registerAllDialects(registry);
     mlir::registerAllExtensions(registry);
-    registry.insert<approx::ApproxDialect>();
+    approx::registerApproxDialects(registry);
     auto *c = new mlir::MLIRContext(registry);
     c->loadAllAvailableDialects();
     c->disableMultithreading();

@@ -49,6 +49,7 @@ build_target runtime_config_fuzz "$out/approx_runtime.o" -lpthread
 build_target store_fuzz "$root/lib/Tuner/Store.cpp" \
   "$build/lib/Tuner/libApproxTuner.a" "$build/lib/libapprox_runtime.a" -lsqlite3 -lpthread
 build_target pipeline_fuzz "$build/lib/libApproxPipeline.a" \
+  "$build/lib/libApproxTransformOps.a" \
   "$build/lib/libApproxTransforms.a" "$build/lib/libApproxFrontend.a" \
   "$build/lib/libApproxDialect.a" -lMLIR -lLLVM
 build_target store_row_fuzz "$root/lib/Tuner/Store.cpp" \

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../BenchUtil.h"
-#include "approx/Dialect/Approx/IR/ApproxDialect.h"
+#include "approx/Dialect/Approx/Registration.h"
 #include "approx/Pipeline/Pipeline.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
                                     "approx pipeline time and code growth\n");
   DialectRegistry registry;
   registerAllDialects(registry);
-  registry.insert<approx::ApproxDialect>();
+  approx::registerApproxDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
