@@ -57,7 +57,8 @@ cl::OptionCategory searchCat("Search");
 cl::OptionCategory outCat("Results");
 
 cl::opt<std::string> spaceFile(
-    "space", cl::desc("Annotated program: .mlir (annotation ops) or C/C++ "
+    "space", cl::desc("Annotated program: .mlir (annotation ops; a transform "
+                      "script's tune.knob / tune.alternatives too) or C/C++ "
                       "(`// @approx:` comments)"),
     cl::value_desc("file"), cl::Required, cl::cat(spaceCat));
 cl::list<std::string> includeDirs("I", cl::Prefix,
