@@ -39,15 +39,20 @@ run() {
 
 run lit '^ *Passed *: *\([0-9]*\).*' '^ *Failed *: *\([0-9]*\).*' \
   /usr/lib/llvm-22/bin/lit -sv "$build/test"
+# The unit tests' and pytest's scratch files in this run's own directory
+# (gtest's TempDir() and pytest's base temp are fixed names under /tmp).
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 for t in "$build"/unittests/*Tests; do
   run "$(basename "$t")" '^\[  PASSED  \] \([0-9]*\) test.*' \
-    '^\[  FAILED  \] \([0-9]*\) test.*' "$t"
+    '^\[  FAILED  \] \([0-9]*\) test.*' env TEST_TMPDIR="$scratch/" "$t"
 done
 
 # The Python API (approx_runtime) against the real tools and libraries.
 run pytest '^pytest-summary: \([0-9]*\) passed.*' \
   '^pytest-summary: [0-9]* passed, \([0-9]*\) failed.*' \
-  env APPROX_BUILD_DIR="$build" "$APPROX_VENV/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
+  env APPROX_BUILD_DIR="$build" "$APPROX_VENV/bin/python" -m pytest -q -p no:cacheprovider \
+  --basetemp "$scratch/pytest" "$root/python/tests"
 
 # A short fuzzing run of every libFuzzer target (scripts/fuzz.sh; the long
 # run is documented in docs/reliability.md). Not on the sanitized build,
