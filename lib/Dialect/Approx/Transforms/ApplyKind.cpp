@@ -1,6 +1,7 @@
 //===- ApplyKind.cpp - one transform kind applied to one op ---------------===//
 #include "approx/Dialect/Approx/Transforms/ApplyKind.h"
 #include "Common.h"
+#include "TransformSupport.h"
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "approx/Dialect/Approx/Transforms/Patterns.h"
 
@@ -17,14 +18,10 @@ using namespace approx;
 std::optional<StringRef> approx::payloadMismatch(TransformKind kind,
                                                  Operation *op) {
   switch (kind) {
-  case TransformKind::LoopPerforate: {
-    // As perforationTarget: an scf loop or a linalg reduction.
-    auto lop = dyn_cast<linalg::LinalgOp>(op);
-    if (isa<scf::ForOp, scf::WhileOp>(op) ||
-        (lop && lop.getNumReductionLoops() > 0))
+  case TransformKind::LoopPerforate:
+    if (isPerforationTarget(op))
       return std::nullopt;
     return StringRef("an scf.for or scf.while loop, or a linalg reduction");
-  }
   case TransformKind::LoopTruncateEnd:
   case TransformKind::LoopTruncateStart:
   case TransformKind::LoopRandomSkip:

@@ -56,13 +56,18 @@ SmallVector<KnobOp> collectKnobs(ModuleOp module) {
   return knobs;
 }
 
-KnobOp wrapInKnob(Operation *op, Attribute properties) {
-  OpBuilder b(op);
-  OperationState state(op->getLoc(), KnobOp::getOperationName());
-  state.addTypes(op->getResultTypes());
+KnobOp createKnob(OpBuilder &b, Location loc, TypeRange types,
+                  Attribute properties) {
+  OperationState state(loc, KnobOp::getOperationName());
+  state.addTypes(types);
   state.propertiesAttr = properties;
   state.addRegion();
-  auto knob = cast<KnobOp>(b.create(state));
+  return cast<KnobOp>(b.create(state));
+}
+
+KnobOp wrapInKnob(Operation *op, Attribute properties) {
+  OpBuilder b(op);
+  KnobOp knob = createKnob(b, op->getLoc(), op->getResultTypes(), properties);
   Block *body = b.createBlock(&knob.getBody());
   op->replaceAllUsesWith(knob.getResults());
   op->moveBefore(body, body->end());

@@ -6,6 +6,10 @@
 #include "approx/Dialect/Approx/IR/ApproxOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+namespace mlir {
+class OpBuilder;
+} // namespace mlir
+
 namespace approx {
 
 /// Fails (with located errors) when two knobs share an id or a name.
@@ -18,6 +22,12 @@ llvm::SmallVector<mlir::Operation *> collectChildLoops(mlir::Operation *root);
 
 /// Knobs of `module` in post-order (inner knobs before the knobs around them).
 llvm::SmallVector<KnobOp> collectKnobs(mlir::ModuleOp module);
+
+/// A new approx.knob at `b`'s insertion point with the inherent attributes
+/// `properties` (id, name, transform_types, ...), result types `types` and
+/// an empty body region.
+KnobOp createKnob(mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange types,
+                  mlir::Attribute properties);
 
 /// Wraps `op` in a new approx.knob with the inherent attributes
 /// `properties` (id, name, transform_types, ...): the knob takes op's place,

@@ -117,15 +117,6 @@ FailureOr<Operation *> EmitApproxPass::resolveLoop(const KnobRequest &req,
   return current;
 }
 
-/// A knob with the properties of `proto` and the given result types.
-static KnobOp createKnobLike(OpBuilder &b, Location loc, TypeRange types,
-                             KnobOp proto) {
-  OperationState state(loc, KnobOp::getOperationName());
-  state.addTypes(types);
-  state.propertiesAttr = proto->getPropertiesAsAttribute();
-  state.addRegion();
-  return cast<KnobOp>(b.create(state));
-}
 
 void EmitApproxPass::wrapBody(func::FuncOp fn, KnobOp proto) {
   Region &region = fn.getBody();
@@ -136,7 +127,8 @@ void EmitApproxPass::wrapBody(func::FuncOp fn, KnobOp proto) {
     Block &entry = region.front();
     Operation *ret = entry.getTerminator();
     OpBuilder b(ret);
-    KnobOp knob = createKnobLike(b, loc, resultTypes, proto);
+    KnobOp knob =
+        createKnob(b, loc, resultTypes, proto->getPropertiesAsAttribute());
     Block *body = b.createBlock(&knob.getBody());
     body->getOperations().splice(body->end(), entry.getOperations(),
                                  entry.begin(), Block::iterator(knob));
@@ -158,7 +150,8 @@ void EmitApproxPass::wrapBody(func::FuncOp fn, KnobOp proto) {
   oldEntry->eraseArguments(0, oldEntry->getNumArguments());
 
   OpBuilder b = OpBuilder::atBlockEnd(newEntry);
-  KnobOp knob = createKnobLike(b, loc, resultTypes, proto);
+  KnobOp knob =
+      createKnob(b, loc, resultTypes, proto->getPropertiesAsAttribute());
   Block *body = b.createBlock(&knob.getBody());
   auto exec = scf::ExecuteRegionOp::create(b, loc, resultTypes);
   exec.getRegion().getBlocks().splice(exec.getRegion().end(),

@@ -330,11 +330,7 @@ LogicalResult perforateReduction(PatternRewriter &b, linalg::GenericOp op,
 
 /// The first scf loop or linalg reduction of the knob.
 Operation *perforationTarget(KnobOp knob, TransformOp t) {
-  return findFirstAfter(knob, t, [](Operation *op) {
-    auto lop = dyn_cast<linalg::LinalgOp>(op);
-    return isa<scf::ForOp, scf::WhileOp>(op) ||
-           (lop && lop.getNumReductionLoops() > 0);
-  });
+  return findFirstAfter(knob, t, isPerforationTarget);
 }
 
 /// For a work divisor known only at run time (a runtime-table build, a
@@ -549,6 +545,12 @@ struct LoopRandomSkip : TransformKindPattern<TransformKind::LoopRandomSkip> {
 };
 
 } // namespace
+
+bool isPerforationTarget(Operation *op) {
+  auto lop = dyn_cast<linalg::LinalgOp>(op);
+  return isa<scf::ForOp, scf::WhileOp>(op) ||
+         (lop && lop.getNumReductionLoops() > 0);
+}
 
 void populateLoopTransformPatterns(RewritePatternSet &patterns) {
   patterns.add<LoopPerforate, LoopTruncateEnd, LoopTruncateStart,

@@ -56,6 +56,10 @@ mlir::FailureOr<mlir::linalg::GenericOp>
 asGeneric(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
           llvm::StringRef kind);
 
+/// An op loop_perforate applies to: an scf.for / scf.while loop or a linalg
+/// reduction (the knob's first such op; a transform op's payload).
+bool isPerforationTarget(mlir::Operation *op);
+
 /// The ops of the knob's region proper: those after the management op,
 /// without the safety contract and the terminator.
 llvm::SmallVector<mlir::Operation *> regionOps(KnobOp knob,
