@@ -67,8 +67,9 @@ def _setter(library, set_param) -> Optional[Callable[[str, int], None]]:
 class Controller:
     """The runtime controller (approx_controller.h) over `frontier`, a
     pareto.csv, holding `target_seconds` per unit. The goal's fields and
-    their defaults are the C API's: `margin`, `hold_units`, `smoothing`;
-    the drift monitor is on when `max_loss` > 0 (`shadow_fraction`,
+    their defaults are the C API's: `margin`, `hold_units`, `smoothing`,
+    `percentile` (the fraction of units to meet the target; 0: the typical
+    unit); the drift monitor is on when `max_loss` > 0 (`shadow_fraction`,
     `drift_delta`, `shadow_seed`). Bad frontiers and goals raise
     ValueError with the file and line."""
 
@@ -139,6 +140,9 @@ class Controller:
     base_seconds = property(lambda self: self._ctl.base_seconds,
                             doc="the model's time of a unit at the most "
                             "accurate point")
+    tail_factor = property(lambda self: self._ctl.tail_factor,
+                           doc="the percentile goal's factor on a point's "
+                           "predicted time (1 without one)")
     floor = property(lambda self: self._ctl.floor,
                      doc="the least accurate point still in use")
     drift_alarms = property(lambda self: self._ctl.drift_alarms)

@@ -28,7 +28,7 @@ class Controller {
 public:
   Controller(const std::string &frontier, double targetSeconds, double margin, int holdUnits,
              double smoothing, double maxLoss, double shadowFraction, double driftDelta,
-             unsigned shadowSeed) {
+             unsigned shadowSeed, double percentile) {
     approx_ctl_goal goal = approx_ctl_defaults();
     goal.target_seconds = targetSeconds;
     goal.margin = margin;
@@ -39,6 +39,7 @@ public:
     goal.shadow_fraction = shadowFraction;
     goal.drift_delta = driftDelta;
     goal.shadow_seed = shadowSeed;
+    goal.percentile = percentile;
     ctl = approx_ctl_open(frontier.c_str(), &goal);
     if (!ctl)
       throw nb::value_error(approx_rt_last_error());
@@ -93,11 +94,12 @@ void bindController(nb::module_ &m) {
                          "The runtime controller of approx_controller.h (use "
                          "approx_runtime.Controller)")
       .def(nb::init<const std::string &, double, double, int, double, double, double, double,
-                    unsigned>(),
+                    unsigned, double>(),
            nb::arg("frontier"), nb::arg("target_seconds"), nb::arg("margin") = d.margin,
            nb::arg("hold_units") = d.hold_units, nb::arg("smoothing") = d.smoothing,
            nb::arg("max_loss") = d.max_loss, nb::arg("shadow_fraction") = d.shadow_fraction,
-           nb::arg("drift_delta") = d.drift_delta, nb::arg("shadow_seed") = d.shadow_seed)
+           nb::arg("drift_delta") = d.drift_delta, nb::arg("shadow_seed") = d.shadow_seed,
+           nb::arg("percentile") = d.percentile)
       .def("begin", [](Controller &c) { return approx_ctl_begin(c.get()); })
       .def("end", [](Controller &c) { return approx_ctl_end(c.get()) == 1; })
       .def("end_with",
@@ -123,6 +125,8 @@ void bindController(nb::module_ &m) {
       .def_prop_ro("floor", [](const Controller &c) { return approx_ctl_floor(c.get()); })
       .def_prop_ro("base_seconds",
                    [](const Controller &c) { return approx_ctl_base_seconds(c.get()); })
+      .def_prop_ro("tail_factor",
+                   [](const Controller &c) { return approx_ctl_tail_factor(c.get()); })
       .def_prop_ro("units", [](const Controller &c) { return approx_ctl_units(c.get()); })
       .def_prop_ro("misses", [](const Controller &c) { return approx_ctl_misses(c.get()); })
       .def_prop_ro("drift_alarms",

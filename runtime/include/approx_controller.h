@@ -31,6 +31,15 @@
  * current point (hysteresis: no thrashing on noise). When even the fastest
  * point is predicted to miss, it stays on the fastest.
  *
+ * A percentile goal (`percentile` in (0, 1), e.g. 0.9: that fraction of the
+ * units must meet the target) is for units whose times vary with their
+ * input (a question's answer length): the model also keeps the ratios of
+ * the last 64 units' times to their predictions, and a point's predicted
+ * time is b * r(p) times that ratio's `percentile` quantile (its largest
+ * while fewer than 1 / (1 - percentile) units were seen): the spread of
+ * the units, and the model's own error, are then paid for in speed. With
+ * the default 0 the goal is on the typical unit (the ratio taken as 1).
+ *
  * The drift monitor (optional: `max_loss` > 0) checks that promise on the
  * live stream, as Green recalibrates with occasional exact runs: after a
  * unit, approx_ctl_shadow_due() says whether to run it again exactly (a
@@ -87,6 +96,8 @@ typedef struct {
   double shadow_fraction; /* units also run exactly, in (0, 1] (default 0.05) */
   double drift_delta;     /* false-alarm probability, in (0, 1) (default 0.05) */
   unsigned shadow_seed;   /* the shadow units' random draw (default 1) */
+  double percentile;      /* the fraction of units to meet the target, in (0, 1);
+                             0 (default): the typical unit (see above) */
 } approx_ctl_goal;
 
 typedef struct approx_ctl approx_ctl;
@@ -116,6 +127,9 @@ double approx_ctl_point_relative_time(const approx_ctl *c, size_t point); /* r(p
 /* The model's time for a unit at the most accurate point (b; 0 before the
  * first unit), units so far, and those that missed the target. */
 double approx_ctl_base_seconds(const approx_ctl *c);
+/* The factor a point's predicted time is multiplied by for the percentile
+ * goal (1 without one, and before the second unit). */
+double approx_ctl_tail_factor(const approx_ctl *c);
 long approx_ctl_units(const approx_ctl *c);
 long approx_ctl_misses(const approx_ctl *c);
 

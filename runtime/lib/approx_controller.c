@@ -43,10 +43,14 @@ struct approx_ctl {
   double shadowSeconds;
   struct timespec shadowStarted;
   uint64_t rng;
+  /* The percentile goal: the last units' time over their prediction. */
+  double ratios[64];
+  size_t numRatios, nextRatio;
+  double tail; /* the ratios' percentile quantile (1 without a percentile goal) */
 };
 
 approx_ctl_goal approx_ctl_defaults(void) {
-  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1};
+  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1, 0};
   return g;
 }
 
@@ -320,6 +324,12 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
                    d.margin, d.smoothing, d.hold_units);
     return NULL;
   }
+  if (!(g->percentile >= 0 && g->percentile < 1)) {
+    approx_rt_fail("approx_ctl_open: percentile = %g: give the fraction of units that must meet "
+                   "the target, in (0, 1) (0: a goal on the typical unit)",
+                   g->percentile);
+    return NULL;
+  }
   if (!(g->max_loss >= 0 && g->max_loss < 1) ||
       (g->max_loss > 0 && (!(g->shadow_fraction > 0 && g->shadow_fraction <= 1) ||
                            !(g->drift_delta > 0 && g->drift_delta < 1)))) {
@@ -342,6 +352,7 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
     return NULL;
   }
   c->current = c->numPoints - 1; /* the most accurate until the machine is measured */
+  c->tail = 1;
   c->rng = 0x9E3779B97F4A7C15ull * ((uint64_t)g->shadow_seed + 1);
   resetTest(c);
   return c;
@@ -366,12 +377,37 @@ double approx_ctl_point_relative_time(const approx_ctl *c, size_t point) {
   return point < c->numPoints ? c->points[point].time / c->points[c->numPoints - 1].time : 0;
 }
 
+static int ascending(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The percentile goal: records the unit's time over the model's prediction
+ * and updates the tail factor, the ratios' `percentile` quantile (their
+ * largest while too few units were seen to tell that quantile). */
+static void updateTail(approx_ctl *c, double observed) {
+  size_t cap = sizeof c->ratios / sizeof *c->ratios;
+  if (c->goal.percentile <= 0 || !c->units || !(c->base > 0))
+    return;
+  c->ratios[c->nextRatio] = observed / c->base;
+  c->nextRatio = (c->nextRatio + 1) % cap;
+  if (c->numRatios < cap)
+    c->numRatios++;
+  double sorted[sizeof c->ratios / sizeof *c->ratios];
+  memcpy(sorted, c->ratios, c->numRatios * sizeof *sorted);
+  qsort(sorted, c->numRatios, sizeof *sorted, ascending);
+  double q = c->goal.percentile, n = (double)c->numRatios;
+  size_t k = n * (1 - q) < 1 ? c->numRatios - 1 : (size_t)ceil(q * n) - 1;
+  c->tail = sorted[k] > 0 ? sorted[k] : 1;
+}
+
 int approx_ctl_end_with(approx_ctl *c, double seconds) {
   c->running = 0;
   if (!(seconds >= 0) || !isfinite(seconds))
     seconds = 0;
   double r = approx_ctl_point_relative_time(c, c->current);
   double observed = seconds / r;
+  updateTail(c, observed);
   c->base = c->units ? (1 - c->goal.smoothing) * c->base + c->goal.smoothing * observed
                      : observed;
   int missed = seconds > c->goal.target_seconds;
@@ -383,7 +419,7 @@ int approx_ctl_end_with(approx_ctl *c, double seconds) {
                  uniform(&c->rng) < c->goal.shadow_fraction;
   /* The most accurate point predicted to meet the target with the margin;
    * the least accurate in use when none is. */
-  double limit = (1 - c->goal.margin) * c->goal.target_seconds;
+  double limit = (1 - c->goal.margin) * c->goal.target_seconds / c->tail;
   size_t best = c->floor;
   for (size_t p = c->numPoints; p-- > c->floor;)
     if (c->base * approx_ctl_point_relative_time(c, p) <= limit) {
@@ -403,6 +439,7 @@ double approx_ctl_point_qos(const approx_ctl *c, size_t point) {
   return point < c->numPoints ? c->points[point].qos : 0;
 }
 double approx_ctl_base_seconds(const approx_ctl *c) { return c->base; }
+double approx_ctl_tail_factor(const approx_ctl *c) { return c->tail; }
 long approx_ctl_units(const approx_ctl *c) { return c->units; }
 long approx_ctl_misses(const approx_ctl *c) { return c->misses; }
 

@@ -69,6 +69,8 @@ typedef struct {
   const char *controller; /* --controller: a frontier (pareto.csv) the runtime controller moves
                              a runtime-table build among, one question per unit */
   const char *target;     /* --target: its latency goal per question, in seconds */
+  const char *percentile; /* --percentile: the fraction of questions to meet it (default: the
+                             typical question; approx_controller.h) */
 } rag_args;
 
 /* The optional arguments a system takes (rag_parse_args's `extra`). */
@@ -94,6 +96,7 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
                         : !strcmp(argv[i], "--draft")     ? &a.draft
                         : !strcmp(argv[i], "--controller") ? &a.controller
                         : !strcmp(argv[i], "--target")    ? &a.target
+                        : !strcmp(argv[i], "--percentile") ? &a.percentile
                         : !strcmp(argv[i], "--embeddings") && (extra & RAG_EMBEDDINGS)
                             ? &a.embeddings
                         : !strcmp(argv[i], "--embedder") && (extra & RAG_EMBEDDER) ? &a.embedder
@@ -106,8 +109,9 @@ static rag_args rag_parse_args(int argc, char **argv, const char *usage, int ext
   }
   if (!a.passages || !a.questions || !a.models || !a.output ||
       ((extra & RAG_EMBEDDINGS) && !a.embeddings) || ((extra & RAG_EMBEDDER) && !a.embedder) ||
-      !a.controller != !a.target) {
-    fprintf(stderr, "usage: %s [--controller FRONTIER.csv --target SECONDS]\n", usage);
+      !a.controller != !a.target || (a.percentile && !a.controller)) {
+    fprintf(stderr, "usage: %s [--controller FRONTIER.csv --target SECONDS [--percentile P]]\n",
+            usage);
     exit(2);
   }
   return a;
@@ -132,6 +136,12 @@ static void rag_start_controller(const rag_args *a) {
   goal.target_seconds = strtod(a->target, &end);
   if (end == a->target || *end)
     die("--target '%s': give the latency goal per question in seconds", a->target);
+  if (a->percentile) {
+    goal.percentile = strtod(a->percentile, &end);
+    if (end == a->percentile || *end)
+      die("--percentile '%s': give the fraction of questions to meet the target, in (0, 1)",
+          a->percentile);
+  }
   rag_ctl = approx_ctl_open(a->controller, &goal);
   if (!rag_ctl)
     die("%s", approx_rt_last_error());
