@@ -47,26 +47,32 @@ llvm::Expected<std::string> compileToLLVMDialect(llvm::StringRef source,
                                                  llvm::StringRef bufferName,
                                                  const CompileOptions &options);
 
+/// Typed access to the functions of compiled code, for a class with
+/// `llvm::Expected<void *> lookup(llvm::StringRef name) const`:
+/// `auto f = jit->function<int32_t(int32_t)>("f");`.
+template <typename Derived> class TypedLookup {
+public:
+  template <typename Signature>
+  llvm::Expected<Signature *> function(llvm::StringRef name) const {
+    llvm::Expected<void *> addr = static_cast<const Derived *>(this)->lookup(name);
+    if (!addr)
+      return addr.takeError();
+    return reinterpret_cast<Signature *>(*addr);
+  }
+};
+
 /// An annotated MLIR program compiled in process with mlir::ExecutionEngine.
 /// The approx runtime's symbols are bound automatically.
-class JitModule {
+class JitModule : public TypedLookup<JitModule> {
 public:
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(llvm::StringRef source, llvm::StringRef bufferName,
          const CompileOptions &options, const SymbolBindings &symbols = {});
   ~JitModule();
 
-  /// Address of a function of the program (its C ABI symbol).
+  /// Address of a function of the program (its C ABI symbol); typed:
+  /// `function<Signature>(name)` (TypedLookup).
   llvm::Expected<void *> lookup(llvm::StringRef name) const;
-
-  /// Typed access: `auto f = jit->function<int32_t(int32_t)>("f");`.
-  template <typename Signature>
-  llvm::Expected<Signature *> function(llvm::StringRef name) const {
-    llvm::Expected<void *> addr = lookup(name);
-    if (!addr)
-      return addr.takeError();
-    return reinterpret_cast<Signature *>(*addr);
-  }
 
 private:
   struct Impl;

@@ -39,7 +39,7 @@ struct RespecializeStats {
   double lastCompileSeconds = 0;
 };
 
-class Respecializer {
+class Respecializer : public TypedLookup<Respecializer> {
 public:
   /// Compiles `source` (annotated MLIR) as a runtime-table build, whose
   /// parameters the controller `ctl` sets (approx_ctl_begin); `ctl` must
@@ -62,15 +62,9 @@ public:
   /// swaps it in when the controller is still on its point; counts no unit.
   void finishCompile();
 
-  /// The address of a function of the active build.
+  /// The address of a function of the active build; typed:
+  /// `function<Signature>(name)` (TypedLookup).
   llvm::Expected<void *> lookup(llvm::StringRef name) const;
-  template <typename Signature>
-  llvm::Expected<Signature *> function(llvm::StringRef name) const {
-    llvm::Expected<void *> addr = lookup(name);
-    if (!addr)
-      return addr.takeError();
-    return reinterpret_cast<Signature *>(*addr);
-  }
 
   /// The point whose baked build is active, or -1 (the table build).
   int specialisedPoint() const;
