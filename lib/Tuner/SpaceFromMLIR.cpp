@@ -137,18 +137,18 @@ FailureOr<unsigned> applyToAnnotations(ModuleOp module, const Config &config) {
           lookup(names::knobVal(k), int32_t(st.getKnobValAttr().getInt()))));
     }
   }
-  FailureOr<std::vector<ScheduleParam>> schedule = scheduleParams(module);
-  if (failed(schedule))
+  auto chosen = selectSchedules(
+      module,
+      [&](StringRef name) -> std::optional<int64_t> {
+        auto it = config.find(name.str());
+        if (it == config.end())
+          return std::nullopt;
+        return it->second;
+      },
+      [](const ScheduleParam &p) { return p.op->getLoc(); });
+  if (failed(chosen))
     return failure();
-  for (const ScheduleParam &s : *schedule) {
-    auto it = config.find(s.name);
-    if (it == config.end())
-      continue;
-    if (failed(selectSchedule(s, it->second, s.op->getLoc())))
-      return failure();
-    ++written;
-  }
-  return written;
+  return written + unsigned(chosen->size());
 }
 
 } // namespace approx::tune

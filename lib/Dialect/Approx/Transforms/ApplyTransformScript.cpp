@@ -60,21 +60,23 @@ struct ApplyTransformScriptPass
         approx::readConfig(&getContext(), configPath);
     if (failed(config))
       return failure();
-    FailureOr<std::vector<approx::ScheduleParam>> params =
-        approx::scheduleParams(module);
-    if (failed(params))
+    auto chosen = approx::selectSchedules(
+        module,
+        [&](StringRef name) -> std::optional<int64_t> {
+          auto it = config->values.find(name.str());
+          if (it == config->values.end())
+            return std::nullopt;
+          return it->second;
+        },
+        [&](const approx::ScheduleParam &p) {
+          return config->locate(&getContext(), p.name);
+        });
+    if (failed(chosen))
       return failure();
     NamedAttrList applied;
     Builder b(&getContext());
-    for (const approx::ScheduleParam &p : *params) {
-      auto it = config->values.find(p.name);
-      if (it == config->values.end())
-        continue;
-      if (failed(approx::selectSchedule(
-              p, it->second, config->locate(&getContext(), p.name))))
-        return failure();
-      applied.append(p.name, b.getI64IntegerAttr(it->second));
-    }
+    for (const auto &[name, value] : *chosen)
+      applied.append(name, b.getI64IntegerAttr(value));
     if (!applied.empty())
       module->setAttr(approx::kAppliedScheduleAttrName,
                       applied.getDictionary(&getContext()));

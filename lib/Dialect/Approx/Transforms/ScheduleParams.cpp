@@ -126,4 +126,22 @@ LogicalResult selectSchedule(const ScheduleParam &p, int64_t value,
   return success();
 }
 
+FailureOr<std::vector<std::pair<std::string, int64_t>>> selectSchedules(
+    ModuleOp module, function_ref<std::optional<int64_t>(StringRef)> valueOf,
+    function_ref<Location(const ScheduleParam &)> where) {
+  FailureOr<std::vector<ScheduleParam>> params = scheduleParams(module);
+  if (failed(params))
+    return failure();
+  std::vector<std::pair<std::string, int64_t>> chosen;
+  for (const ScheduleParam &p : *params) {
+    std::optional<int64_t> value = valueOf(p.name);
+    if (!value)
+      continue;
+    if (failed(selectSchedule(p, *value, where(p))))
+      return failure();
+    chosen.emplace_back(p.name, *value);
+  }
+  return chosen;
+}
+
 } // namespace approx

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace approx {
@@ -43,6 +44,14 @@ scheduleParams(mlir::ModuleOp module);
 /// an error at `where` when `value` is not one of p.values.
 mlir::LogicalResult selectSchedule(const ScheduleParam &p, int64_t value,
                                    mlir::Location where);
+
+/// Resolves every schedule parameter of `module` that `valueOf` gives a value
+/// for (selectSchedule; an error at `where(p)`); the choices made, by name,
+/// in program order.
+mlir::FailureOr<std::vector<std::pair<std::string, int64_t>>> selectSchedules(
+    mlir::ModuleOp module,
+    llvm::function_ref<std::optional<int64_t>(llvm::StringRef)> valueOf,
+    llvm::function_ref<mlir::Location(const ScheduleParam &)> where);
 
 } // namespace approx
 
