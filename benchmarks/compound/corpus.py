@@ -229,6 +229,35 @@ def folder(cache, tuning, validation=0, evaluation=0, seed=1, passages=0,
     return path
 
 
+# SQuAD's explanatory questions: why, and how other than how many/much/long...
+EXPLANATORY = re.compile(r"^(why|how(?! (many|much|long|old|far|large|big|tall|often|high|fast|"
+                         r"deep|wide|early|late|soon|frequently|heavy|small|hot|cold|close|"
+                         r"common)\b))\b")
+
+
+def squad_questions(data, n, seed=1, explanatory=False):
+    """A seeded sample of n SQuAD v1.1 dev questions (with `explanatory`,
+    of its why and how questions only: EXPLANATORY) as question-file lines
+    (question <TAB> answer ...), written as NQ-open writes its queries
+    (lower case, no question mark): question distributions other than
+    NQ-open's over the same collection, whose SQuAD paragraphs are among
+    the distractors (benchmarks/runtime/drift.py shifts a stream to them)."""
+    name = os.path.join(data, "squad_v1.1_dev_paragraphs.jsonl.gz")
+    pool = []
+    for n_line, rec in read_jsonl(name):
+        for qa in field(name, n_line, rec, "qas", list):
+            q, answers = qa.get("question"), qa.get("answers")
+            if not isinstance(q, str) or not isinstance(answers, list) or not answers:
+                raise DataError(f"{name}:{n_line}: a qas entry without a question or answers")
+            q = clean(q).lower().rstrip("?").strip()
+            unique = list(dict.fromkeys(clean(a) for a in answers if isinstance(a, str)))
+            if q and unique and (not explanatory or EXPLANATORY.match(q)):
+                pool.append("\t".join([q] + unique))
+    if n > len(pool):
+        raise DataError(f"{name}: {len(pool)} questions, fewer than the {n} asked for")
+    return random.Random(seed).sample(pool, n)
+
+
 def atomic_write(path, lines):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -1,6 +1,7 @@
-"""Shared steps of the runtime benchmarks (load.py, jit.py): the tools,
-pagerank's annotated MLIR, the controller's view of the frontier, the goal's
-point, and results written whole."""
+"""Shared steps of the runtime benchmarks (load.py, jit.py, compound_load.py,
+drift.py): the tools, pagerank's annotated MLIR, rag_bm25's runtime-table
+build, the controller's view of the frontier, the goal's point, and results
+written whole."""
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 KERNEL = os.path.join(repo, "benchmarks", "pagerank", "pagerank.c")
 FRONTIER = os.path.join(repo, "benchmarks", "results", "pagerank", "dynamic", "pareto.csv")
+RAG_SOURCE = os.path.join(repo, "benchmarks", "compound", "rag_bm25", "rag_bm25.c")
 RESULTS = os.path.join(repo, "benchmarks", "results", "runtime")
 
 
@@ -36,6 +38,17 @@ def tools(build):
 def run(cmd):
     print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
     return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
+def rag_table(cc, build, tmp):
+    """rag_bm25's runtime-table build in `tmp`, linked against the build's
+    LLM engine; its path."""
+    lib = os.path.join(build, "lib")
+    exe = os.path.join(tmp, "rag_bm25-table")
+    run([cc, "-O3", "--approx-runtime-table", RAG_SOURCE, "-I",
+         os.path.join(repo, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
+         f"-Wl,-rpath,{lib}", "-o", exe])
+    return exe
 
 
 def prepare(a, tmp):

@@ -27,15 +27,14 @@ import subprocess
 import sys
 import tempfile
 
-from common import (RESULTS, base_seconds, best_static, goal_point, goal_seconds, repo, run,
-                    settling, update_scenario, write_json)
+from common import (RESULTS, base_seconds, best_static, goal_point, goal_seconds, rag_table,
+                    repo, run, settling, update_scenario, write_json)
 
 sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
 import corpus  # noqa: E402  (the corpus folders' one naming)
 import qa_models  # noqa: E402
 from compound import env_paths  # noqa: E402
 
-SOURCE = os.path.join(repo, "benchmarks", "compound", "rag_bm25", "rag_bm25.c")
 FRONTIER = os.path.join(repo, "benchmarks", "results", "compound", "rag_bm25", "dynamic",
                         "pareto.csv")
 
@@ -64,11 +63,7 @@ def main():
     data = corpus.folder(cache, *a.corpus)
     tmp = tempfile.mkdtemp(prefix="approx-compound-load-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    lib = os.path.join(a.build, "lib")
-    exe = os.path.join(tmp, "table")
-    run([cc, "-O3", "--approx-runtime-table", SOURCE, "-I",
-         os.path.join(repo, "runtime", "llm", "include"), f"-L{lib}", "-lapprox_llm",
-         f"-Wl,-rpath,{lib}", "-o", exe])
+    exe = rag_table(cc, a.build, tmp)
     with open(os.path.join(data, "questions-evaluation.tsv")) as f:
         lines = f.readlines()
     if len(lines) < a.questions + a.calibration:

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The drift monitor on a real question stream (docs/runtime.md, issue 40).
+
+rag_bm25 (benchmarks/compound), its runtime-table build with the instruct
+models, deployed at the pick issue 38 certified at --level (its
+summary.json), answers four sets of real questions at that pick and at the
+exact configuration: the NQ-open validation split (the calibration set the
+pick was certified on), the NQ-open evaluation split (held out), and two
+shifts to SQuAD v1.1 dev questions (crowd-written reading-comprehension
+questions about the SQuAD paragraphs, which are among the distractors of
+the same passage collection; corpus.squad_questions): --squad questions of
+every kind, and --explanatory why and how questions, whose answers are
+longer than NQ-open's factoids.
+
+A unit's loss is what a shadow run can measure without gold answers: the
+disagreement of the pick's answer with the exact configuration's, 1 - token
+F1 (SQuAD's normalisation). The monitor's level (`max_loss`) is the (1 -
+--delta) upper confidence bound of the mean loss on the validation split,
+as certification bounds a pick's loss (approx_runtime.loss_upper_bound).
+
+The runtime controller (approx_controller.h, through approx_runtime) then
+replays --streams seeded streams of --units questions: the first half drawn
+from the evaluation split, the second from one of two shifted sets (each
+unit drawn with replacement, its loss the question's measured one), on a
+two-point frontier (the pick, the exact configuration; their times per
+question as the deployment measured them, uncached) with a goal only the pick meets, so the controller sits on the
+pick until the monitor gives it up. Per shadow fraction: the streams that
+raise an alarm before the shift (false alarms), the units from the shift to
+the first alarm, and the monitor's overhead (the shadow runs' time over the
+stream's). The same on unshifted streams (evaluation questions only).
+
+Writes drift.json and the `drift` entry of summary.json in --out. With
+--memo, the LLM calls go through that memoisation directory (tuning's):
+calls already made replay, so a rerun costs seconds."""
+import argparse
+import atexit
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+from common import RESULTS, goal_seconds, rag_table, repo, run, tools, update_summary, write_json
+
+sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
+import corpus  # noqa: E402
+import qa_models  # noqa: E402
+from compound import env_paths  # noqa: E402
+
+sys.path.insert(0, os.path.join(repo, "python"))
+COMPOUND = os.path.join(repo, "benchmarks", "results", "compound", "rag_bm25", "summary.json")
+THRESHOLD = re.compile(r"_threshold_\d+$")
+
+
+def normalize(text):
+    """SQuAD's answer normalisation: lower case, no punctuation, no
+    articles, single spaces."""
+    text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+    return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
+
+
+def disagreement(answer, reference):
+    """1 - token F1 of `answer` against `reference`: 0 when they agree."""
+    a, r = normalize(answer).split(), normalize(reference).split()
+    if not a or not r:
+        return 0.0 if a == r else 1.0
+    common = sum((Counter(a) & Counter(r)).values())
+    if not common:
+        return 1.0
+    p, q = common / len(a), common / len(r)
+    return 1 - 2 * p * q / (p + q)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(repo, "build"))
+    ap.add_argument("--compound", default=COMPOUND,
+                    help="the compound benchmark's summary.json whose certified pick is "
+                    "deployed (default: issue 38's rag_bm25 run)")
+    ap.add_argument("--mode", choices=["static", "dynamic"], default="dynamic")
+    ap.add_argument("--level", default="9", help="the certified loss level, in %% (3, 6, 9)")
+    ap.add_argument("--corpus", nargs=3, type=int, default=[150, 500, 500],
+                    metavar=("TUNING", "VALIDATION", "EVALUATION"),
+                    help="the compound benchmark's splits (default: issue 38's, 150 500 500)")
+    ap.add_argument("--squad", type=int, default=100,
+                    help="SQuAD questions of every kind (default 100)")
+    ap.add_argument("--explanatory", type=int, default=150,
+                    help="SQuAD why and how questions (default 150)")
+    ap.add_argument("--streams", type=int, default=400)
+    ap.add_argument("--units", type=int, default=2000, help="units per stream; the shift at "
+                    "half (default 2000)")
+    ap.add_argument("--shadow", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2],
+                    help="shadow fractions (the first of them at least 0.05 is the summary's)")
+    ap.add_argument("--delta", type=float, default=0.05,
+                    help="the level's confidence and the monitor's false-alarm bound")
+    ap.add_argument("--qa-models", choices=sorted(qa_models.SETS),
+                    help="the QA models (default: those the pick was certified with)")
+    ap.add_argument("--max-loss", type=float,
+                    help="the monitor's level (default: the validation split's bound)")
+    ap.add_argument("--memo", help="LLM memoisation directory (APPROX_LLM_CACHE)")
+    ap.add_argument("--out", default=RESULTS)
+    a = ap.parse_args()
+    if a.units < 2 or a.streams < 1 or not all(0 < f <= 1 for f in a.shadow):
+        sys.exit("error: --units >= 2, --streams >= 1, shadow fractions in (0, 1]")
+    from approx_runtime import Controller, loss_upper_bound
+
+    with open(a.compound) as f:
+        summary = json.load(f)
+    deployed = summary["deployment"][a.mode].get(a.level)
+    if not deployed:
+        sys.exit(f"error: {a.compound}: no certified {a.mode} pick at level {a.level} %")
+    pick, qa = deployed["config"], a.qa_models or summary["qa_models"]["set"]
+    # The deployment's timing (uncached, alternating with the exact build).
+    exact_seconds = summary["exact_time_s"]["baseline"] / summary["timing_questions"]
+    seconds = [exact_seconds / deployed["speedup"], exact_seconds]
+    exact = {k: (v if THRESHOLD.search(k) else 0) for k, v in pick.items()}
+    if pick == exact:
+        sys.exit(f"error: the {a.mode} pick at {a.level} % is the exact configuration: "
+                 "nothing to monitor")
+
+    cc, qos = tools(a.build)[1], os.path.join(a.build, "bin", "approx-qos")
+    models, cache, _ = env_paths()
+    data = corpus.folder(cache, *a.corpus)
+    tmp = tempfile.mkdtemp(prefix="approx-drift-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    exe = rag_table(cc, a.build, tmp)
+    sets = {"validation": os.path.join(data, "questions-validation.tsv"),
+            "evaluation": os.path.join(data, "questions-evaluation.tsv")}
+    for name, n in (("squad", a.squad), ("explanatory", a.explanatory)):
+        sets[name] = os.path.join(tmp, f"questions-{name}.tsv")
+        with open(sets[name], "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in corpus.squad_questions(
+                corpus.DEFAULT_DATA, n, explanatory=name == "explanatory"))
+
+    def answer(name, config):
+        """The system's answers to set `name` at `config` and their
+        accuracy against the gold answers."""
+        cfg = os.path.join(tmp, "config.json")
+        with open(cfg, "w") as f:
+            json.dump(config, f)
+        out = os.path.join(tmp, "answers.txt")
+        env = {k: v for k, v in os.environ.items() if k != "APPROX_LLM_CACHE"}
+        env["APPROX_CONFIG"] = cfg
+        if a.memo:
+            env["APPROX_LLM_CACHE"] = a.memo
+        cmd = [exe, "--passages", os.path.join(data, "passages.tsv"), "--questions",
+               sets[name], "--models", models, *qa_models.qa_arg(qa), "--output", out]
+        print(f"drift: {name} questions at the {'exact' if config is exact else 'pick'} "
+              "configuration", file=sys.stderr, flush=True)
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+        with open(out, encoding="utf-8") as f:
+            answers = f.read().split("\n")[:-1]
+        with open(sets[name], encoding="utf-8") as f:
+            n = sum(1 for _ in f)
+        if len(answers) != n:
+            sys.exit(f"error: {exe} wrote {len(answers)} answers for {n} questions")
+        accuracy = float(run([qos, "nq-accuracy", out, sets[name]]))
+        return answers, accuracy
+
+    measured = {}
+    for name in sets:
+        (pa, pacc), (ea, eacc) = answer(name, pick), answer(name, exact)
+        losses = [disagreement(x, y) for x, y in zip(pa, ea)]
+        measured[name] = {"questions": len(losses), "losses": losses,
+                          "mean_loss": statistics.fmean(losses),
+                          "disagree": sum(1 for x in losses if x > 0) / len(losses),
+                          "pick_accuracy": pacc, "exact_accuracy": eacc,
+                          "relative_accuracy": pacc / eacc if eacc else None}
+    val = measured["validation"]["losses"]
+    level = a.max_loss or loss_upper_bound([1.0] * len(val), [1 - x for x in val], a.delta)
+    ev = measured["evaluation"]
+    if not 0 < level < 1:
+        sys.exit(f"error: the validation losses bound the loss by {level}: no level to monitor")
+
+    # The two-point frontier, with the deployment's times per question.
+    frontier = os.path.join(tmp, "frontier.csv")
+    names = sorted(pick)
+    with open(frontier, "w") as f:
+        f.write("time_s,qos," + ",".join(names) + "\n")
+        for s, q, config in ((seconds[0], 1 - level, pick), (seconds[1], 1, exact)):
+            f.write(f"{s},{q}," + ",".join(str(config[n]) for n in names) + "\n")
+    if seconds[0] >= seconds[1]:
+        sys.exit(f"error: the pick ({deployed['speedup']:.3f}x) is not faster than the exact "
+                 "configuration: the controller would not hold it")
+    target = goal_seconds([{"relative_time": seconds[0] / seconds[1]}, {"relative_time": 1}], 0,
+                          seconds[1])
+
+    def replay(fraction, seed, shifted, shift):
+        """One stream, shifted to the losses `shifted` at unit `shift`: (the
+        unit of its first alarm or None, shadow seconds, stream seconds
+        before the first alarm)."""
+        ctl = Controller(frontier, target, max_loss=level, shadow_fraction=fraction,
+                         drift_delta=a.delta, shadow_seed=seed)
+        rng = random.Random(seed)
+        shadow = total = 0.0
+        for u in range(a.units):
+            losses = ev["losses"] if u < shift else shifted
+            loss = losses[rng.randrange(len(losses))]
+            p = ctl.point
+            with ctl.unit(seconds=seconds[p]):
+                pass
+            total += seconds[p]
+            if ctl.shadow_due():
+                shadow += seconds[1]
+                with ctl.shadow() as s:
+                    s.loss = loss
+                if s.alarm:
+                    return u, shadow, total
+        return None, shadow, total
+
+    half = a.units // 2
+    rows = []
+    for fraction in a.shadow:
+        print(f"drift: {a.streams} streams at shadow fraction {fraction}", file=sys.stderr,
+              flush=True)
+        seeds = range(1, a.streams + 1)
+        unshifted = [replay(fraction, s, None, a.units) for s in seeds]
+        row = {"shadow_fraction": fraction,
+               "false_alarm_rate": sum(1 for alarm, _, _ in unshifted
+                                       if alarm is not None) / a.streams,
+               "overhead": statistics.fmean(sh / t for _, sh, t in unshifted)}
+        for name in ("squad", "explanatory"):
+            runs = [replay(fraction, s, measured[name]["losses"], half) for s in seeds]
+            early = sum(1 for alarm, _, _ in runs if alarm is not None and alarm < half)
+            delays = sorted(alarm - half for alarm, _, _ in runs
+                            if alarm is not None and alarm >= half)
+            row[name] = {
+                "alarms_before_shift": early / a.streams,
+                "detected": len(delays), "undetected": a.streams - early - len(delays),
+                "detection_units": statistics.median(delays) if delays else None,
+                "detection_units_p90": delays[int(0.9 * (len(delays) - 1))] if delays else None}
+        rows.append(row)
+    headline = next((r for r in rows if r["shadow_fraction"] >= 0.05), rows[-1])
+    drift = {
+        "system": "rag_bm25", "qa_models": qa, "deployed": f"{a.mode} pick at "
+        f"{a.level} %", "shift": f"NQ-open evaluation questions -> {a.explanatory} SQuAD v1.1 "
+        f"dev why/how questions (control: -> {a.squad} SQuAD dev questions of every kind)",
+        "loss": "1 - token F1 of the pick's answer against the exact "
+        "configuration's", "level": level,
+        "level_source": "given" if a.max_loss else "validation bound", "delta": a.delta, "streams": a.streams,
+        "units": a.units, "shift_unit": half,
+        "seconds_per_question": {"pick": seconds[0], "exact": seconds[1]},
+        "shadow_fraction": headline["shadow_fraction"],
+        "detection_units": headline["explanatory"]["detection_units"],
+        "false_alarm_rate": headline["false_alarm_rate"], "overhead": headline["overhead"],
+        "rows": rows,
+        "sets": {name: {k: v for k, v in m.items() if k != "losses"}
+                 for name, m in measured.items()}}
+    source = "given" if a.max_loss else f"bound on the validation split, {len(val)} questions"
+    write_json(os.path.join(a.out, "drift.json"),
+               dict(drift, losses={name: m["losses"] for name, m in measured.items()}))
+    update_summary(a.out, "drift", drift)
+    print(f"rag_bm25 ({qa}), the {a.mode} pick certified at {a.level} %; unit loss: 1 - F1 "
+          f"against the exact answer; level {level:.3f} ({source})")
+    for name, m in measured.items():
+        print(f"  {name:<11} {m['questions']:>4} questions: mean loss {m['mean_loss']:.3f}, "
+              f"answers differ {m['disagree']:.3f}; accuracy {m['pick_accuracy']:.3f} vs exact "
+              f"{m['exact_accuracy']:.3f}")
+    print(f"{a.streams} streams of {a.units} units, shifted at unit {half}; detection: units "
+          "from the shift to the first alarm, median (90th percentile), undetected streams")
+    print(f"{'shadow':>8}{'overhead':>10}{'false alarms':>14}  {'-> every kind':<28}"
+          f"{'-> why/how':<28}")
+    for r in rows:
+        cells = [f"{r[n]['detection_units']} ({r[n]['detection_units_p90']}), "
+                 f"{r[n]['undetected']} undet." for n in ("squad", "explanatory")]
+        print(f"{r['shadow_fraction']:>8}{r['overhead']:>10.3f}{r['false_alarm_rate']:>14.3f}  "
+              f"{cells[0]:<28}{cells[1]:<28}")
+
+
+if __name__ == "__main__":
+    main()
