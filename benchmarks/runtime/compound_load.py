@@ -16,6 +16,10 @@ the worst load. Reports per run the deadline-miss rate, the accuracy and the
 QoS (accuracy relative to the static exact run's on the same questions,
 `approx-qos nq-accuracy`), and the controller's settling after each change.
 
+With --percentile P the controller's goal is on that fraction of the
+questions (approx_controller.h's percentile goal); the results then go to
+compound_load-pP.json and `scenarios.rag_bm25_pP` (P in percent).
+
 Writes compound_load.json and the `scenarios.rag_bm25` entry of summary.json
 in --out. Uncached: every LLM call runs."""
 import argparse
@@ -54,6 +58,8 @@ def main():
                     help="questions timed at the most accurate point first (default 6)")
     ap.add_argument("--loss", type=float, default=0.09)
     ap.add_argument("--load-procs", type=int, default=2)
+    ap.add_argument("--percentile", type=float, default=0,
+                    help="a goal on this fraction of the questions (default: the typical one)")
     ap.add_argument("--out", default=RESULTS)
     a = ap.parse_args()
     bindir = os.path.join(a.build, "bin")
@@ -100,6 +106,8 @@ def main():
         cmd = [exe, "--passages", os.path.join(data, "passages.tsv"), "--questions", questions,
                "--models", models, *qa_models.qa_arg(a.qa_models), "--output", out,
                "--controller", frontier, "--target", repr(goal)]
+        if a.percentile:
+            cmd += ["--percentile", repr(a.percentile)]
         print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
@@ -162,15 +170,17 @@ def main():
                     settling_units=settling([u["point"] for u in ctl_units], [third, 2 * third],
                                             a.questions),
                     questions=a.questions, load_units=[third, 2 * third],
-                    load_procs=a.load_procs, target_seconds=goal, qa_models=a.qa_models,
+                    load_procs=a.load_procs, target_seconds=goal, percentile=a.percentile,
+                    qa_models=a.qa_models,
                     question_seconds_idle=idle, question_seconds_loaded=loaded,
                     static={name: dict(summary(*runs[f"static {name}"], exact_accuracy),
                                        point=p) for name, p in statics.items()})
-    write_json(os.path.join(a.out, "compound_load.json"), {
+    suffix = f"-p{round(100 * a.percentile)}" if a.percentile else ""
+    write_json(os.path.join(a.out, f"compound_load{suffix}.json"), {
         "frontier": os.path.relpath(a.frontier, repo), "points": points,
         "runs": {name: {"units": u, "accuracy": acc} for name, (u, acc) in runs.items()},
         "scenario": scenario})
-    update_scenario(a.out, "rag_bm25", scenario)
+    update_scenario(a.out, "rag_bm25" + suffix.replace("-", "_"), scenario)
     print(f"rag_bm25 ({a.qa_models} models), {a.questions} questions, {a.load_procs} competing "
           f"processes during questions {third}-{2 * third - 1}; goal {goal:.2f} s per question "
           f"(most accurate point: {idle:.2f} s idle, {loaded:.2f} s loaded)")
