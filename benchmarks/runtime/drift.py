@@ -23,15 +23,16 @@ replays --streams seeded streams of --units questions: the first half drawn
 from the evaluation split, the second from one of two shifted sets (each
 unit drawn with replacement, its loss the question's measured one), on a
 two-point frontier (the pick, the exact configuration; their times per
-question as the deployment measured them, uncached) with a goal only the pick meets, so the controller sits on the
-pick until the monitor gives it up. Per shadow fraction: the streams that
+question as the deployment measured them, uncached) with a goal only the
+pick meets, so the controller sits on the pick until the monitor gives it
+up. Per shadow fraction: the streams that
 raise an alarm before the shift (false alarms), the units from the shift to
 the first alarm, and the monitor's overhead (the shadow runs' time over the
 stream's). The same on unshifted streams (evaluation questions only).
 
 Writes drift.json and the `drift` entry of summary.json in --out. With
 --memo, the LLM calls go through that memoisation directory (tuning's):
-calls already made replay, so a rerun costs seconds."""
+calls already made replay, so a rerun costs minutes, not hours."""
 import argparse
 import atexit
 import json
@@ -56,12 +57,13 @@ from compound import env_paths  # noqa: E402
 sys.path.insert(0, os.path.join(repo, "python"))
 COMPOUND = os.path.join(repo, "benchmarks", "results", "compound", "rag_bm25", "summary.json")
 THRESHOLD = re.compile(r"_threshold_\d+$")
+PUNCTUATION = set(string.punctuation)
 
 
 def normalize(text):
     """SQuAD's answer normalisation: lower case, no punctuation, no
     articles, single spaces."""
-    text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+    text = "".join(ch for ch in text.lower() if ch not in PUNCTUATION)
     return " ".join(w for w in text.split() if w not in ("a", "an", "the"))
 
 
@@ -243,8 +245,8 @@ def main():
         f"dev why/how questions (control: -> {a.squad} SQuAD dev questions of every kind)",
         "loss": "1 - token F1 of the pick's answer against the exact "
         "configuration's", "level": level,
-        "level_source": "given" if a.max_loss else "validation bound", "delta": a.delta, "streams": a.streams,
-        "units": a.units, "shift_unit": half,
+        "level_source": "given" if a.max_loss else "validation bound", "delta": a.delta,
+        "streams": a.streams, "units": a.units, "shift_unit": half,
         "seconds_per_question": {"pick": seconds[0], "exact": seconds[1]},
         "shadow_fraction": headline["shadow_fraction"],
         "detection_units": headline["explanatory"]["detection_units"],
