@@ -16,6 +16,9 @@
 #include <string.h>
 #include <time.h>
 
+/* The units whose time over prediction the percentile goal keeps. */
+enum { kTailUnits = 64 };
+
 typedef struct {
   double time, qos;
   int32_t *values; /* one per parameter */
@@ -44,7 +47,7 @@ struct approx_ctl {
   struct timespec shadowStarted;
   uint64_t rng;
   /* The percentile goal: the last units' time over their prediction. */
-  double ratios[64];
+  double ratios[kTailUnits];
   size_t numRatios, nextRatio;
   double tail; /* the ratios' percentile quantile (1 without a percentile goal) */
 };
@@ -386,14 +389,13 @@ static int ascending(const void *a, const void *b) {
  * and updates the tail factor, the ratios' `percentile` quantile (their
  * largest while too few units were seen to tell that quantile). */
 static void updateTail(approx_ctl *c, double observed) {
-  size_t cap = sizeof c->ratios / sizeof *c->ratios;
   if (c->goal.percentile <= 0 || !c->units || !(c->base > 0))
     return;
   c->ratios[c->nextRatio] = observed / c->base;
-  c->nextRatio = (c->nextRatio + 1) % cap;
-  if (c->numRatios < cap)
+  c->nextRatio = (c->nextRatio + 1) % kTailUnits;
+  if (c->numRatios < kTailUnits)
     c->numRatios++;
-  double sorted[sizeof c->ratios / sizeof *c->ratios];
+  double sorted[kTailUnits];
   memcpy(sorted, c->ratios, c->numRatios * sizeof *sorted);
   qsort(sorted, c->numRatios, sizeof *sorted, ascending);
   double q = c->goal.percentile, n = (double)c->numRatios;

@@ -63,7 +63,7 @@ struct ApplyTransformScriptPass
     auto chosen = approx::selectSchedules(
         module,
         [&](StringRef name) -> std::optional<int64_t> {
-          auto it = config->values.find(name.str());
+          auto it = config->values.find(name);
           if (it == config->values.end())
             return std::nullopt;
           return it->second;

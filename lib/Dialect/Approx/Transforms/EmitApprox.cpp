@@ -117,7 +117,6 @@ FailureOr<Operation *> EmitApproxPass::resolveLoop(const KnobRequest &req,
   return current;
 }
 
-
 void EmitApproxPass::wrapBody(func::FuncOp fn, KnobOp proto) {
   Region &region = fn.getBody();
   TypeRange resultTypes = fn.getResultTypes();
