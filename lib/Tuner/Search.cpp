@@ -92,7 +92,7 @@ TuneResult tune(const Space &space, const EvaluateFn &evaluate,
   // to the space searched.
   Config defaults = space.defaults();
   if (options.dynamic && space.validate(defaults).empty() &&
-      !run.seen.count(search::key(defaults)))
+      !run.seen.count(run.keyOf(defaults)))
     run.measure({run.given(defaults, "default")}, true);
   search::Profiles profiles;
   search::profileKnobs(run, profiles);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 namespace approx::tune {
@@ -44,60 +45,206 @@ Config Space::complete(const Config &config) const {
   return c;
 }
 
+std::vector<size_t> Space::selectors(const KnobParams &knob) const {
+  return knob.decisionTree ? knob.decisions : std::vector<size_t>{knob.knobVal};
+}
+
 namespace {
 
-/// Number of strictly ascending tuples t_0 < t_1 < ... with t_i in
-/// [lower_i, upper_i] (dynamic programming over values with prefix sums).
-double ascendingTuples(const std::vector<const TunableParam *> &ts) {
-  if (ts.empty())
-    return 1;
+/// The values a parameter can take (its own value when it lists none).
+std::vector<int64_t> choices(const TunableParam &p) {
+  return p.values.empty() ? std::vector<int64_t>{p.current} : p.values;
+}
+
+} // namespace
+
+bool Space::reachable(size_t k) const {
+  // Gates form a forest (SpaceFromMLIR drops any that would close a cycle).
+  for (std::optional<Gate> g = knobs[k].gate; g; g = knobs[g->knob].gate) {
+    bool selectable = false;
+    for (size_t p : selectors(knobs[g->knob])) {
+      std::vector<int64_t> values = choices(params[p]);
+      selectable |= std::find(values.begin(), values.end(), g->value) != values.end();
+    }
+    if (!selectable)
+      return false;
+  }
+  return true;
+}
+
+bool Space::live(size_t k, const Config &config) const {
+  for (std::optional<Gate> g = knobs[k].gate; g; g = knobs[g->knob].gate) {
+    bool selected = false;
+    for (size_t p : selectors(knobs[g->knob]))
+      selected |= config.at(params[p].name) == g->value;
+    if (!selected)
+      return false;
+  }
+  return true;
+}
+
+Config Space::canonical(const Config &config, bool dynamic) const {
+  Config c = complete(config);
+  std::vector<bool> runs(knobs.size());
+  for (size_t k = 0; k < knobs.size(); ++k)
+    runs[k] = live(k, c); // before any knob is reset
+  for (size_t k = 0; k < knobs.size(); ++k) {
+    const KnobParams &knob = knobs[k];
+    if (!runs[k]) {
+      std::vector<size_t> all = selectors(knob);
+      all.insert(all.end(), knob.thresholds.begin(), knob.thresholds.end());
+      for (size_t p : all)
+        c[params[p].name] = params[p].baseline();
+      continue;
+    }
+    if (!dynamic || !knob.decisionTree)
+      continue;
+    auto decision = [&](size_t j) { return c[params[knob.decisions[j]].name]; };
+    bool allEqual = true;
+    for (size_t j = 1; j < knob.decisions.size(); ++j)
+      allEqual &= decision(j) == decision(0);
+    for (size_t i = 0; i < knob.thresholds.size(); ++i) {
+      const TunableParam &t = params[knob.thresholds[i]];
+      if (allEqual) {
+        c[t.name] = t.current;
+      } else if (decision(i) == decision(i + 1)) {
+        int64_t lowest = t.lower;
+        if (i > 0)
+          lowest = std::max(lowest, c[params[knob.thresholds[i - 1]].name] + 1);
+        c[t.name] = lowest; // never above its old value: still ascending
+      }
+    }
+  }
+  return c;
+}
+
+namespace {
+
+/// For a tree's thresholds `ts`, the number of representatives (see
+/// Space::canonical) with c = 0..ts.size() change points (thresholds whose
+/// decisions on either side differ): a change point takes any value of its
+/// bounds above the threshold below it, any other threshold the lowest it
+/// can. Dynamic programming over threshold values with prefix sums; empty
+/// when the values range too widely to count.
+std::vector<double> thresholdsByChanges(const std::vector<const TunableParam *> &ts) {
+  size_t m = ts.size();
+  if (m == 0)
+    return {1};
   int64_t lo = ts.front()->lower, hi = ts.front()->upper;
   for (const TunableParam *t : ts) {
     lo = std::min(lo, t->lower);
     hi = std::max(hi, t->upper);
   }
-  if (hi - lo > 50'000'000)
-    return std::nan(""); // too wide to count exactly
+  if (double(hi - lo + 1) * double(m + 1) > 50e6)
+    return {}; // too wide to count exactly
   size_t n = size_t(hi - lo + 1);
-  std::vector<double> ways(n, 0), next(n);
+  // ways[c][v]: prefixes ending at value lo + v with c change points.
+  std::vector<std::vector<double>> ways(m + 1, std::vector<double>(n, 0)), next = ways;
+  auto at = [&](int64_t value) { return size_t(value - lo); };
   for (int64_t v = ts[0]->lower; v <= ts[0]->upper; ++v)
-    ways[size_t(v - lo)] = 1;
-  for (size_t i = 1; i < ts.size(); ++i) {
-    double below = 0;
-    for (size_t v = 0; v < n; ++v) {
-      int64_t value = lo + int64_t(v);
-      next[v] = value >= ts[i]->lower && value <= ts[i]->upper ? below : 0;
-      below += ways[v];
+    ways[1][at(v)] = 1;
+  ways[0][at(ts[0]->lower)] += 1;
+  for (size_t i = 1; i < m; ++i) {
+    const TunableParam &t = *ts[i];
+    for (auto &row : next)
+      std::fill(row.begin(), row.end(), 0);
+    for (size_t c = 0; c <= i; ++c) {
+      double below = 0; // prefixes ending below the value v
+      for (size_t v = 0; v < n; ++v) {
+        int64_t value = lo + int64_t(v);
+        if (value >= t.lower && value <= t.upper)
+          next[c + 1][v] += below; // a change point: any value above
+        below += ways[c][v];
+        if (ways[c][v] == 0)
+          continue;
+        int64_t lowest = std::max(t.lower, value + 1); // not a change point
+        if (lowest <= t.upper)
+          next[c][at(lowest)] += ways[c][v];
+      }
     }
     ways.swap(next);
   }
-  double total = 0;
-  for (double w : ways)
-    total += w;
+  std::vector<double> total(m + 1, 0);
+  for (size_t c = 0; c <= m; ++c)
+    for (double w : ways[c])
+      total[c] += w;
   return total;
+}
+
+/// Sequences of c + 1 values out of n with no two neighbours equal.
+double alternating(double n, size_t c) {
+  return n * std::pow(std::max(0.0, n - 1), double(c));
 }
 
 } // namespace
 
 double Space::size(bool dynamic) const {
-  double total = 1;
-  for (const KnobParams &k : knobs) {
-    if (!k.decisionTree) {
-      total *= double(std::max<size_t>(1, params[k.knobVal].values.size()));
-      continue;
-    }
-    std::vector<int64_t> values = params[k.decisions.front()].values;
-    if (!dynamic) {
-      total *= double(std::max<size_t>(1, values.size()));
-      continue;
+  // Knobs in variants hang below the knob that selects them: a subtree
+  // counts once per value of its root, times its children's subtrees for
+  // the values that run them.
+  std::vector<std::vector<size_t>> children(knobs.size());
+  std::vector<size_t> roots;
+  for (size_t k = 0; k < knobs.size(); ++k) {
+    if (!reachable(k))
+      continue; // don't-care: one representative
+    if (knobs[k].gate)
+      children[knobs[k].gate->knob].push_back(k);
+    else
+      roots.push_back(k);
+  }
+  std::function<double(size_t)> subtree = [&](size_t k) -> double {
+    const KnobParams &knob = knobs[k];
+    std::vector<int64_t> values = choices(params[selectors(knob).front()]);
+    std::map<int64_t, double> weight; // values that run children
+    for (size_t child : children[k])
+      if (std::find(values.begin(), values.end(), knobs[child].gate->value) !=
+          values.end()) {
+        auto [it, fresh] = weight.emplace(knobs[child].gate->value, 1.0);
+        it->second *= subtree(child);
+      }
+    if (!knob.decisionTree || !dynamic) {
+      double total = double(values.size() - weight.size());
+      for (const auto &[v, w] : weight)
+        total += w;
+      return total;
     }
     std::vector<const TunableParam *> ts;
-    for (size_t i : k.thresholds)
+    for (size_t i : knob.thresholds)
       ts.push_back(&params[i]);
-    total *= ascendingTuples(ts);
-    for (size_t j : k.decisions)
-      total *= double(std::max<size_t>(1, params[j].values.size()));
-  }
+    std::vector<double> byChanges = thresholdsByChanges(ts);
+    if (byChanges.empty() || weight.size() > 16)
+      return std::nan("");
+    // Decision sequences with c changes, each value with children counted
+    // by its weight once when used: inclusion-exclusion over the set U of
+    // such values allowed, sum over U of alternating(n0 + |U|, c) *
+    // prod_U w * prod_(not U) (1 - w).
+    std::vector<double> w;
+    for (const auto &[v, x] : weight)
+      w.push_back(x);
+    double n0 = double(values.size() - w.size()), total = 0;
+    for (size_t c = 0; c < byChanges.size(); ++c) {
+      if (byChanges[c] == 0)
+        continue;
+      double sequences = 0;
+      for (size_t u = 0; u < (size_t(1) << w.size()); ++u) {
+        double factor = 1, allowed = n0;
+        for (size_t b = 0; b < w.size(); ++b)
+          if (u >> b & 1) {
+            factor *= w[b];
+            allowed += 1;
+          } else {
+            factor *= 1 - w[b];
+          }
+        if (factor != 0)
+          sequences += factor * alternating(allowed, c);
+      }
+      total += byChanges[c] * sequences;
+    }
+    return total;
+  };
+  double total = 1;
+  for (size_t k : roots)
+    total *= subtree(k);
   return total;
 }
 

@@ -7,6 +7,7 @@
 #include "approx/Dialect/Approx/Transforms/ScheduleParams.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include <algorithm>
 
@@ -41,12 +42,54 @@ size_t addParam(Space &space, const KnobParams &k, std::string suffix,
   return space.params.size() - 1;
 }
 
+/// Gates the knobs annotated on func_substitute variants (Gate): a knob on
+/// `approx_<base>_<v>` is gated by the one func_substitute knob over `base`
+/// (its function, or its callee), unless some other knob could select it
+/// too or the program calls the variant itself. `bases[k]` is knob k's
+/// substituted function, empty when k is not func_substitute.
+void gateVariantKnobs(ModuleOp module, Space &space,
+                      const std::vector<std::string> &bases) {
+  for (KnobParams &g : space.knobs) {
+    std::vector<Gate> gates;
+    for (size_t k = 0; k < space.knobs.size(); ++k) {
+      StringRef rest = g.function;
+      if (bases[k].empty() || !rest.consume_front("approx_") ||
+          !rest.consume_front(bases[k]) || !rest.consume_front("_"))
+        continue;
+      int64_t v;
+      if (!rest.getAsInteger(10, v) && v > 0 && variantName(bases[k], v) == g.function)
+        gates.push_back({k, v});
+    }
+    if (gates.size() == 1 &&
+        SymbolTable::symbolKnownUseEmpty(
+            StringAttr::get(module.getContext(), g.function), module))
+      g.gate = gates.front();
+  }
+  // A variant that substitutes, through a chain, the function of the knob
+  // that selects it runs whatever that knob chooses: no gate on the cycle.
+  for (size_t k = 0; k < space.knobs.size(); ++k) {
+    size_t steps = 0;
+    for (std::optional<Gate> g = space.knobs[k].gate; g && steps <= space.knobs.size();
+         g = space.knobs[g->knob].gate)
+      ++steps;
+    if (steps > space.knobs.size())
+      space.knobs[k].gate.reset();
+  }
+}
+
 } // namespace
 
 FailureOr<Space> spaceFromAnnotations(ModuleOp module) {
   Space space;
+  std::vector<std::string> bases; // per knob: what func_substitute replaces
+  auto substituted = [&](auto annotation) {
+    bases.push_back(annotation.getKind() != TransformKind::FuncSubstitute ? ""
+                    : annotation.getCallee() ? annotation.getCallee()->str()
+                                              : annotation.getFuncName().str());
+  };
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto dt = dyn_cast<DecisionTreeAnnotationOp>(op)) {
+      substituted(dt);
       KnobParams k;
       k.name = names::knob(knobFunctionName(module, dt.getFuncName()),
                            dt.getKnobName());
@@ -67,6 +110,7 @@ FailureOr<Space> spaceFromAnnotations(ModuleOp module) {
                                        values.front(), values.back(), values));
       space.knobs.push_back(k);
     } else if (auto st = dyn_cast<StaticTransformAnnotationOp>(op)) {
+      substituted(st);
       KnobParams k;
       k.name = names::knob(knobFunctionName(module, st.getFuncName()),
                            st.getKnobName());
@@ -81,6 +125,7 @@ FailureOr<Space> spaceFromAnnotations(ModuleOp module) {
       space.knobs.push_back(k);
     }
   }
+  gateVariantKnobs(module, space, bases);
   FailureOr<std::vector<ScheduleParam>> schedule = scheduleParams(module);
   if (failed(schedule))
     return failure();

@@ -372,12 +372,22 @@ NB_MODULE(_core, m) {
       .def_prop_ro("knobs",
                    [](const tune::Space &s) {
                      nb::list l;
-                     for (const tune::KnobParams &k : s.knobs) {
+                     for (size_t i = 0; i < s.knobs.size(); ++i) {
+                       const tune::KnobParams &k = s.knobs[i];
                        nb::dict d;
                        d["name"] = k.name;
                        d["func_name"] = k.function;
                        d["transform_type"] = k.transformType;
                        d["decision_tree"] = k.decisionTree;
+                       // (knob name, value) whose choice runs this knob's
+                       // variant, or None; reachable: False when no
+                       // configuration runs it (don't-care).
+                       if (k.gate)
+                         d["gate"] = nb::make_tuple(s.knobs[k.gate->knob].name,
+                                                    k.gate->value);
+                       else
+                         d["gate"] = nb::none();
+                       d["reachable"] = s.reachable(i);
                        l.append(d);
                      }
                      return l;
@@ -387,7 +397,13 @@ NB_MODULE(_core, m) {
       .def("exact", &tune::exactConfig,
            "Every decision and knob value 0, thresholds as annotated")
       .def("complete", &tune::Space::complete, nb::arg("config"))
-      .def("validate", &tune::Space::validate, nb::arg("config"));
+      .def("validate", &tune::Space::validate, nb::arg("config"))
+      .def("canonical", &tune::Space::canonical, nb::arg("config"),
+           nb::arg("dynamic"),
+           "The configuration that runs the same code as `config` and is "
+           "measured for it: parameters of knobs that do not run at their "
+           "exact value, thresholds that separate equal decisions at their "
+           "lowest");
 
   // Parsing and printing run without the GIL (other Python threads, e.g.
   // parallel evaluators, go on meanwhile).

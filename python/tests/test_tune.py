@@ -59,7 +59,10 @@ def brute_force_best(threshold):
 
 
 def test_known_optimum_is_found(tmp_path):
-    size = 21 * 64  # ascending threshold pairs x decisions
+    # Trees that run different code: 4 with equal decisions (thresholds
+    # separate nothing), 12 sequences with one change x 12 places for the
+    # threshold that matters, 36 with two x 21 ascending threshold pairs.
+    size = 4 + 12 * 12 + 36 * 21
     seen = []
     result = ar.tune(SMALL, synthetic, accuracy_threshold=0.95, time_budget=0,
                      database=str(tmp_path / "t.db"), max_evals=size,
@@ -86,6 +89,27 @@ def test_known_optimum_is_found(tmp_path):
     with sqlite3.connect(tmp_path / "t.db") as db:
         n = db.execute("select count(*) from evaluations").fetchone()[0]
     assert n == result["evaluations"] + 1
+
+
+def test_knobs_in_variants_run_only_where_selected():
+    # test/Tuner/Inputs/variant-knobs.mlir: `mean` substituted over {0, 1};
+    # a perforation knob in each of approx_mean_1 and approx_mean_2.
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "test", "Tuner",
+                        "Inputs", "variant-knobs.mlir")
+    with open(path) as f:
+        space = ar._core.Space.from_mlir(f.read())
+    knobs = {k["name"]: k for k in space.knobs}
+    assert knobs["mean"]["gate"] is None and knobs["mean"]["reachable"]
+    assert knobs["approx_mean_1"]["gate"] == ("mean", 1)
+    assert knobs["approx_mean_1"]["reachable"]
+    assert knobs["approx_mean_2"]["gate"] == ("mean", 2)
+    assert not knobs["approx_mean_2"]["reachable"]
+    assert space.size(False) == space.size(True) == 4  # not 2 * 3 * 3
+    # approx_mean_1's perforation is measured as exact while `mean` is.
+    dead = space.canonical({"mean_knob_val": 0, "approx_mean_1_knob_val": 4}, False)
+    assert dead == space.exact()
+    live = space.canonical({"mean_knob_val": 1, "approx_mean_1_knob_val": 4}, False)
+    assert live["approx_mean_1_knob_val"] == 4
 
 
 def test_ensemble_search_under_a_budget(tmp_path):

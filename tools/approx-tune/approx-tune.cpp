@@ -237,8 +237,21 @@ void printSpace(const tune::Space &space) {
     outs() << format("%-36s %-9s %-16s %-8lld %-24s %u\n", p.name.c_str(),
                      tune::kindName(p.kind), valuesOf(p).c_str(),
                      (long long)p.current, p.function.c_str(), p.index);
+  // Knobs in func_substitute variants: what runs them.
+  bool first = true;
+  for (size_t k = 0; k < space.knobs.size(); ++k)
+    if (const std::optional<tune::Gate> &g = space.knobs[k].gate)
+      outs() << (std::exchange(first, false) ? "\n" : "")
+             << formatv("knob '{0}' (in {1}) runs only when '{2}' selects "
+                        "{3}{4}\n",
+                        space.knobs[k].name, space.knobs[k].function,
+                        space.knobs[g->knob].name, g->value,
+                        space.reachable(k)
+                            ? ""
+                            : ", which it cannot: its parameters are "
+                              "don't-care, left out of the search");
   outs() << format("\n%zu knobs, %zu parameters; space size: static %.4g, "
-                   "dynamic %.4g\n",
+                   "dynamic %.4g (configurations that run different code)\n",
                    space.knobs.size(), space.params.size(), space.size(false),
                    space.size(true));
 }

@@ -1,11 +1,14 @@
 //===- SpaceTest.cpp - configuration spaces -------------------------------===//
 #include "SearchFixtures.h"
+#include "approx/Tuner/Search.h"
 #include "approx/Tuner/Space.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
+#include <random>
+#include <set>
 
 using namespace approx::tune;
 using namespace approx::tune::testing;
@@ -33,13 +36,146 @@ Space sample() {
   return s;
 }
 
-TEST(SpaceTest, SizesCountAscendingThresholds) {
+TEST(SpaceTest, SizesCountConfigurationsThatRunDifferentCode) {
   Space s = sample();
-  // t0 in [0,3], t1 in [2,4], t0 < t1: (0,2..4)=3, (1,2..4)=3, (2,3..4)=2,
-  // (3,4)=1 -> 9; decisions 3^3; static knob 2.
-  EXPECT_EQ(s.size(true), 9.0 * 27 * 2);
+  // Decisions d0 d1 d2 from {0, 1, 2}; a threshold between equal decisions
+  // separates nothing. All equal: 3 trees. One change (3 * 2 sequences):
+  // at t0, t0 in [0,3] (t1 then lowest above it) -> 4, or at t1, t1 in
+  // [2,4] -> 3. Two changes (3 * 2 * 2): t0 < t1 within bounds -> 9.
+  // 3 + 6 * 7 + 12 * 9 = 153; the static knob 2.
+  EXPECT_EQ(s.size(true), 153.0 * 2);
   // static: one value per knob: 3 * 2.
   EXPECT_EQ(s.size(false), 6.0);
+}
+
+TEST(SpaceTest, CanonicalResetsWhatSeparatesNothing) {
+  Space s = sample();
+  // d0 == d1: t0 separates nothing and goes to its lowest value.
+  Config c = s.canonical({{"f_threshold_0", 2}, {"f_threshold_1", 4},
+                          {"f_decision_0", 1}, {"f_decision_1", 1},
+                          {"f_decision_2", 2}},
+                         /*dynamic=*/true);
+  EXPECT_EQ(c.at("f_threshold_0"), 0);
+  EXPECT_EQ(c.at("f_threshold_1"), 4);
+  // d1 == d2: t1 goes to the lowest value above t0.
+  c = s.canonical({{"f_threshold_0", 1}, {"f_threshold_1", 4},
+                   {"f_decision_0", 2}, {"f_decision_1", 1},
+                   {"f_decision_2", 1}},
+                  true);
+  EXPECT_EQ(c.at("f_threshold_0"), 1);
+  EXPECT_EQ(c.at("f_threshold_1"), 2);
+  // All equal: the annotation's thresholds, as a static configuration.
+  c = s.canonical({{"f_threshold_0", 0}, {"f_threshold_1", 4},
+                   {"f_decision_0", 2}, {"f_decision_1", 2},
+                   {"f_decision_2", 2}},
+                  true);
+  EXPECT_EQ(c.at("f_threshold_0"), 1);
+  EXPECT_EQ(c.at("f_threshold_1"), 3);
+  EXPECT_TRUE(s.validate(c).empty());
+}
+
+/// `sample()` with a static knob `v` in the variant approx_f_2 of `f`.
+Space gated(std::vector<int64_t> fValues) {
+  Space s = sample();
+  for (size_t j : s.knobs[0].decisions)
+    s.params[j].values = fValues;
+  KnobParams inner{"v", "approx_f_2", "loop_perforate", false, {}, {}, 0};
+  s.params.push_back({"v_knob_val", 0, 3, 0, ParamKind::KnobVal, "approx_f_2",
+                      "v", 0, {0, 2, 3}});
+  inner.knobVal = s.params.size() - 1;
+  inner.gate = Gate{0, 2};
+  s.knobs.push_back(inner);
+  return s;
+}
+
+TEST(SpaceTest, KnobsInVariantsCountOnlyWhereTheVariantRuns) {
+  Space s = gated({0, 1, 2});
+  EXPECT_TRUE(s.reachable(2));
+  // f's static values 0, 1, 2 and v's 3 under 2: (1 + 1 + 3) * g's 2.
+  EXPECT_EQ(s.size(false), 10.0);
+  Config c = s.canonical({{"f_decision_0", 1}, {"f_decision_1", 1},
+                          {"f_decision_2", 1}, {"v_knob_val", 3}},
+                         false);
+  EXPECT_EQ(c.at("v_knob_val"), 0); // approx_f_2 does not run
+  c = s.canonical({{"f_decision_0", 0}, {"f_decision_1", 2},
+                   {"f_decision_2", 1}, {"v_knob_val", 3}},
+                  true);
+  EXPECT_EQ(c.at("v_knob_val"), 3); // it runs for some states
+  // No decision of f can select 2: v is don't-care everywhere.
+  Space never = gated({0, 1});
+  EXPECT_FALSE(never.reachable(2));
+  EXPECT_EQ(never.size(false), 2.0 * 2);
+}
+
+/// Spaces of one to three knobs (trees with up to three thresholds of
+/// random bounds, static knobs, values from {0..3}, some knobs in variants
+/// of earlier ones), from `seed`.
+Space generated(unsigned seed) {
+  std::mt19937 rng(seed);
+  auto below = [&](int n) { return int(rng() % unsigned(n)); };
+  Space s;
+  int knobs = 1 + below(3);
+  for (int k = 0; k < knobs; ++k) {
+    std::string name = "k" + std::to_string(k);
+    KnobParams knob{name, name, "loop_perforate", below(3) != 0, {}, {}, 0};
+    std::vector<int64_t> values{0};
+    for (int64_t v = 1; v <= 3; ++v)
+      if (below(2))
+        values.push_back(v);
+    if (knob.decisionTree) {
+      int m = below(4), last = -1;
+      for (int i = 0; i < m; ++i) {
+        int lower = last + 1 + below(2), upper = lower + below(4);
+        s.params.push_back({name + "_threshold_" + std::to_string(i), lower,
+                            upper, lower, ParamKind::Threshold, name, name,
+                            unsigned(i), {}});
+        knob.thresholds.push_back(s.params.size() - 1);
+        last = lower;
+      }
+      for (int j = 0; j <= m; ++j) {
+        s.params.push_back({name + "_decision_" + std::to_string(j), 0, 3, 0,
+                            ParamKind::Decision, name, name, unsigned(j), values});
+        knob.decisions.push_back(s.params.size() - 1);
+      }
+    } else {
+      s.params.push_back({name + "_knob_val", 0, 3, 0, ParamKind::KnobVal, name,
+                          name, 0, values});
+      knob.knobVal = s.params.size() - 1;
+    }
+    if (k > 0 && below(2))
+      knob.gate = Gate{size_t(below(k)), 1 + below(3)};
+    s.knobs.push_back(knob);
+  }
+  return s;
+}
+
+TEST(SpaceTest, SizeIsTheNumberOfRepresentativesOnGeneratedSpaces) {
+  // Enumerating every configuration and keeping the distinct
+  // representatives counts what size() computes, static and dynamic (on
+  // the spaces of at most 20000 configurations, to keep the test short).
+  size_t checked = 0;
+  for (unsigned seed = 0; seed < 400; ++seed) {
+    Space s = generated(seed);
+    size_t raw = 0;
+    enumerateSpace(s, true, [&](const Config &) { return ++raw <= 20000; });
+    if (raw > 20000)
+      continue;
+    ++checked;
+    for (bool dynamic : {false, true}) {
+      std::set<Config> representatives;
+      enumerateSpace(s, dynamic, [&](const Config &c) {
+        Config r = s.canonical(c, dynamic);
+        EXPECT_TRUE(s.validate(r).empty() || !s.validate(c).empty())
+            << "seed " << seed;
+        EXPECT_EQ(s.canonical(r, dynamic), r) << "seed " << seed;
+        representatives.insert(r);
+        return true;
+      });
+      EXPECT_EQ(s.size(dynamic), double(representatives.size()))
+          << "seed " << seed << (dynamic ? " dynamic" : " static");
+    }
+  }
+  EXPECT_GE(checked, 300u);
 }
 
 TEST(SpaceTest, ValidateReportsEveryProblem) {

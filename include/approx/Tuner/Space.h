@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,14 @@ struct TunableParam {
   }
 };
 
+/// What a knob inside a func_substitute variant depends on: the variant
+/// `approx_<f>_<value>` runs only while knob `knob` (an index into
+/// Space::knobs) selects `value` (DESIGN §4).
+struct Gate {
+  size_t knob = 0;
+  int64_t value = 0;
+};
+
 /// One knob: which parameters it owns.
 struct KnobParams {
   std::string name, function, transformType; // transformType "schedule":
@@ -50,6 +59,10 @@ struct KnobParams {
   bool decisionTree = false;
   std::vector<size_t> thresholds, decisions; // indices into Space::params
   size_t knobVal = 0;                        // static knobs
+  /// Set when the knob is annotated on a variant that one func_substitute
+  /// knob alone calls: its parameters are don't-care wherever that knob
+  /// cannot select the variant.
+  std::optional<Gate> gate;
 };
 
 struct Space {
@@ -64,9 +77,33 @@ struct Space {
   /// `config` with every parameter it leaves out at its default.
   Config complete(const Config &config) const;
 
-  /// Number of configurations: `dynamic` counts decision trees (ascending
-  /// thresholds within bounds, each decision from its values); static counts
-  /// one knob value per knob (a tree's decisions all equal).
+  /// The parameters that choose a knob's variant: a tree's decisions, or
+  /// a static knob's (or schedule choice's) value.
+  std::vector<size_t> selectors(const KnobParams &knob) const;
+
+  /// Whether some configuration runs knob `k`: false when it sits in a
+  /// variant no decision of its gate can select (then every parameter of
+  /// it is don't-care and the search leaves it out).
+  bool reachable(size_t k) const;
+
+  /// Whether `config` (complete) runs knob `k`: its gate's knob runs and
+  /// one of its selectors holds the gate's value.
+  bool live(size_t k, const Config &config) const;
+
+  /// The representative of `config` among the configurations that run the
+  /// same code: completed with the defaults; every parameter of a knob that
+  /// does not run at its exact value; in a dynamic space, a threshold
+  /// between two equal decisions (it separates nothing) at the lowest value
+  /// its bounds and the threshold below it allow, and the thresholds of a
+  /// tree whose decisions are all equal at the annotation's values (as a
+  /// static configuration has them). Evaluations are of representatives.
+  Config canonical(const Config &config, bool dynamic) const;
+
+  /// Number of configurations the search can tell apart, i.e. of
+  /// representatives (canonical): `dynamic` counts decision trees (strictly
+  /// ascending thresholds within bounds, each decision from its values);
+  /// static counts one value per knob (a tree's decisions all equal). NaN
+  /// when a tree's thresholds range too widely to count.
   double size(bool dynamic) const;
 
   /// Problems of `config` (unknown names, values out of bounds or not

@@ -47,7 +47,7 @@ public:
         Config c = exact;
         for (size_t k = 0; k < pick.size(); ++k)
           c = merged(c, composer.options[k][pick[k]].settings);
-        std::string k = key(c);
+        std::string k = run.keyOf(c);
         if (seen.count(k) || inBatch.count(k))
           continue; // e.g. one knob alone: measured by a profile
         inBatch.insert(k);

@@ -2,7 +2,8 @@
 //
 // Configurations as points of [0,1]^d. Thresholds are decoded one after the
 // other inside the interval left by their neighbours, so every point
-// decodes to strictly ascending thresholds within bounds. Internal to the
+// decodes to strictly ascending thresholds within bounds. Knobs no
+// configuration runs (Space::reachable) get no coordinates. Internal to the
 // search (lib/Tuner/Search).
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +24,10 @@ namespace approx::tune::search {
 class Encoding {
 public:
   Encoding(const Space &space, bool dynamic) : space(space), dynamic(dynamic) {
-    for (const KnobParams &k : space.knobs) {
+    for (size_t i = 0; i < space.knobs.size(); ++i) {
+      const KnobParams &k = space.knobs[i];
+      if (!space.reachable(i))
+        continue; // don't-care: left at its defaults
       if (!k.decisionTree) {
         choices.push_back({{k.knobVal}, space.params[k.knobVal].values});
         continue;

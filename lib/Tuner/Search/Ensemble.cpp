@@ -36,7 +36,7 @@ public:
         if (arm < 0)
           break; // everyone waits for this batch
         Config c = encoding.decode(x);
-        std::string k = key(c);
+        std::string k = run.keyOf(c);
         if (auto it = seen.find(k); it != seen.end()) {
           // Measured before: the technique learns the score at no cost,
           // and the bandit counts a use without credit (else a technique
@@ -48,7 +48,7 @@ public:
         }
         auto same = std::find_if(batch.begin(), batch.end(),
                                  [&](const Pending &p) {
-                                   return key(p.config) == k;
+                                   return run.keyOf(p.config) == k;
                                  });
         if (same != batch.end()) {
           same->askers.push_back({arm, tag, x});

@@ -2,6 +2,7 @@
 #include "Phases.h"
 
 #include <algorithm>
+#include <set>
 
 namespace approx::tune::search {
 
@@ -9,9 +10,13 @@ namespace approx::tune::search {
 /// (seeded), so a budget that runs out leaves a uniform sample of the
 /// space rather than its first corner in enumeration order.
 void runExhaustive(Run &run) {
+  // Every representative once (configurations that run the same code
+  // enumerate to the same one).
   std::vector<Config> all;
+  std::set<std::string> listed;
   run.encoding.enumerate([&](const Config &c) {
-    if (!run.seen.count(key(c)))
+    std::string k = run.keyOf(c);
+    if (!run.seen.count(k) && listed.insert(k).second)
       all.push_back(c);
     return true;
   });

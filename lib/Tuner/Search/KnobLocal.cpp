@@ -19,7 +19,7 @@ public:
             const ValueOrder &order)
       : space(space), encoding(encoding), dynamic(dynamic), order(order) {
     for (size_t k = 0; k < space.knobs.size(); ++k)
-      if (tunable(space.knobs[k]))
+      if (space.reachable(k) && tunable(space.knobs[k]))
         knobs.push_back(k);
   }
   const char *name() const override { return "knob-local"; }
@@ -49,8 +49,7 @@ public:
 
 private:
   bool tunable(const KnobParams &k) const {
-    const std::vector<size_t> &ps =
-        k.decisionTree ? k.decisions : std::vector<size_t>{k.knobVal};
+    std::vector<size_t> ps = space.selectors(k);
     return (!ps.empty() && space.params[ps.front()].values.size() > 1) ||
            (dynamic && k.decisionTree && !k.thresholds.empty());
   }

@@ -23,7 +23,7 @@ public:
   /// budget, so a run extended or resumed is the run never stopped.)
   void profileKnobs() {
     std::vector<std::vector<int64_t>> probe;
-    for (const KnobParams &k : space.knobs)
+    for (size_t k = 0; k < space.knobs.size(); ++k)
       probe.push_back(knobValues(k));
     Config exact = exactConfig(space);
     std::vector<Config> configs;
@@ -56,7 +56,7 @@ public:
       std::vector<int64_t> order{0};
       for (size_t i : idx)
         order.push_back(values[i]);
-      for (int64_t v : knobValues(space.knobs[k]))
+      for (int64_t v : knobValues(k))
         if (std::find(order.begin(), order.end(), v) == order.end())
           order.push_back(v);
       valueOrder[k] = order;
@@ -166,7 +166,7 @@ public:
       for (int64_t c : plan.cuts)
         if (auto st = treeSettings(knob, {c}, {*plan.value, 0})) {
           Config cfg = merged(exact, *st);
-          added |= !seen.count(key(cfg));
+          added |= !seen.count(run.keyOf(cfg));
           configs.push_back(cfg);
         }
     }
@@ -280,7 +280,7 @@ private:
   void measureAll(const std::vector<Config> &configs, const char *technique) {
     run.measureAll(configs, technique);
   }
-  std::vector<int64_t> knobValues(const KnobParams &k) const { return run.knobValues(k); }
+  std::vector<int64_t> knobValues(size_t k) const { return run.knobValues(k); }
   std::map<std::string, int64_t> knobAt(const KnobParams &k, int64_t v) const {
     return run.knobAt(k, v);
   }

@@ -42,7 +42,7 @@ Run::Run(const Space &space, const EvaluateFn &evaluate, const TuneOptions &opti
       encoding(space, options.dynamic), rng(options.seed),
       bandit(5), start(std::chrono::steady_clock::now()) {
   size_t d = std::max<size_t>(1, encoding.dimensions());
-  for (const KnobParams &k : space.knobs) {
+  for (size_t k = 0; k < space.knobs.size(); ++k) {
     std::vector<int64_t> values = knobValues(k);
     values.insert(values.begin(), 0);
     valueOrder.push_back(std::move(values));
@@ -53,7 +53,7 @@ Run::Run(const Space &space, const EvaluateFn &evaluate, const TuneOptions &opti
   techniques.push_back(makeRandomSearch(d));
   techniques.push_back(makeKnobLocal(space, encoding, options.dynamic, valueOrder));
   for (const Evaluation &e : options.prior)
-    prior[key(e.config)].push_back(e);
+    prior[keyOf(e.config)].push_back(e);
 }
 
 bool Run::budgetLeft() {
@@ -116,7 +116,7 @@ void Run::measureAll(const std::vector<Config> &configs, const char *technique) 
     inBatch.clear();
   };
   for (const Config &c : configs) {
-    std::string k = key(c);
+    std::string k = keyOf(c);
     if (seen.count(k) || inBatch.count(k))
       continue;
     if (!budgetLeft())
@@ -130,14 +130,18 @@ void Run::measureAll(const std::vector<Config> &configs, const char *technique) 
   flush();
 }
 
-std::vector<int64_t> Run::knobValues(const KnobParams &k) const {
-  size_t p = k.decisionTree ? (k.decisions.empty() ? SIZE_MAX : k.decisions.front())
-                            : k.knobVal;
+std::string Run::keyOf(const Config &c) const {
+  return key(space.canonical(c, options.dynamic));
+}
+
+std::vector<int64_t> Run::knobValues(size_t k) const {
   std::vector<int64_t> values;
-  if (p != SIZE_MAX)
-    for (int64_t v : space.params[p].values)
-      if (v != space.params[p].baseline())
-        values.push_back(v);
+  if (!space.reachable(k))
+    return values;
+  const TunableParam &p = space.params[space.selectors(space.knobs[k]).front()];
+  for (int64_t v : p.values)
+    if (v != p.baseline())
+      values.push_back(v);
   return values;
 }
 
@@ -151,7 +155,7 @@ std::map<std::string, int64_t> Run::knobAt(const KnobParams &k, int64_t v) const
 }
 
 std::optional<std::pair<double, double>> Run::effect(const Config &c) const {
-  auto it = seen.find(key(c));
+  auto it = seen.find(keyOf(c));
   if (it == seen.end() || !result.evaluations[it->second].result.ok())
     return std::nullopt;
   const Measurement &m = result.evaluations[it->second].result;
@@ -159,7 +163,11 @@ std::optional<std::pair<double, double>> Run::effect(const Config &c) const {
                         std::max(0.0, result.evaluations[0].result.qos - m.qos));
 }
 
-void Run::measure(const std::vector<Pending> &batch, bool counts) {
+void Run::measure(const std::vector<Pending> &asked, bool counts) {
+  // What is measured and recorded is each configuration's representative.
+  std::vector<Pending> batch = asked;
+  for (Pending &p : batch)
+    p.config = space.canonical(p.config, options.dynamic);
   std::vector<Measurement> results(batch.size());
   std::vector<bool> replayed(batch.size(), false);
   std::vector<std::thread> threads;
@@ -255,7 +263,7 @@ Measurement Run::measureBaseline(const Config &c) const {
 /// Adds the newest evaluation to the archive and credits its techniques.
 void Run::record(const Pending &p, double s) {
   size_t index = result.evaluations.size() - 1;
-  seen.emplace(key(p.config), index);
+  seen.emplace(keyOf(p.config), index);
   scores.push_back(s);
   bool improved = archive.best < 0 || s < archive.entries[size_t(archive.best)].score;
   Point x = p.askers.empty() ? encoding.encode(p.config) : p.askers.front().x;

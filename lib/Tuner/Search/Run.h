@@ -31,7 +31,7 @@
 
 namespace approx::tune::search {
 
-/// A configuration's key in the run's maps ("name=value;" in name order).
+/// A configuration's text ("name=value;" in name order).
 std::string key(const Config &c);
 
 /// The frontier among `candidates` (indices into `evals`, ascending).
@@ -73,11 +73,16 @@ public:
   /// Measures a batch (concurrently), then records the results in order.
   void measure(const std::vector<Pending> &batch, bool counts);
 
+  /// A configuration's key in the run's maps: that of its representative
+  /// (Space::canonical), so configurations that run the same code are
+  /// measured once.
+  std::string keyOf(const Config &c) const;
+
   /// (time ratio, loss) of a measured configuration, if it succeeded.
   std::optional<std::pair<double, double>> effect(const Config &c) const;
-  /// The values a knob can take other than its baseline (0, or a schedule
-  /// choice's own).
-  std::vector<int64_t> knobValues(const KnobParams &k) const;
+  /// The values knob `k` can take other than its baseline (0, or a
+  /// schedule choice's own); none when no configuration runs it.
+  std::vector<int64_t> knobValues(size_t k) const;
   /// The settings of knob `k` at value `v` (every decision of a tree).
   std::map<std::string, int64_t> knobAt(const KnobParams &k, int64_t v) const;
   static Config merged(Config c, const std::map<std::string, int64_t> &s) {
@@ -99,7 +104,7 @@ public:
   Bandit bandit;
   std::vector<std::unique_ptr<Technique>> techniques;
   std::map<std::string, std::deque<Evaluation>> prior;
-  std::map<std::string, size_t> seen; // config key -> evaluation index
+  std::map<std::string, size_t> seen; // keyOf(config) -> evaluation index
   std::vector<double> scores;         // per evaluation
   std::vector<size_t> entryOf;        // evaluation -> archive entry
   Archive archive;
