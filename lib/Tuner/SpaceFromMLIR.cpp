@@ -65,8 +65,9 @@ void gateVariantKnobs(ModuleOp module, Space &space,
             StringAttr::get(module.getContext(), g.function), module))
       g.gate = gates.front();
   }
-  // A variant that substitutes, through a chain, the function of the knob
-  // that selects it runs whatever that knob chooses: no gate on the cycle.
+  // Variants that select each other (a chain of gates back to where it
+  // started) would make no knob of the cycle ever run: the cycle is broken
+  // at its first knob, which counts as always running.
   for (size_t k = 0; k < space.knobs.size(); ++k) {
     size_t steps = 0;
     for (std::optional<Gate> g = space.knobs[k].gate; g && steps <= space.knobs.size();
