@@ -443,10 +443,10 @@ std::string Report::speedupTable() const {
   if (double noise = result->baselineNoise(); noise >= 0) {
     t += "\nthe exact configuration: " +
          std::to_string(result->evaluations[0].result.samples.size()) +
-         " time samples on the tuning set, spread " +
+         " time samples on the tuning set, its median known to within " +
          fmt("%.1f%%", noise * 100) +
-         " (the measured noise: speedups within it are reported as 1.00x and not "
-         "deployed)";
+         " (95% interval; the measured noise: speedups within it are reported as "
+         "1.00x and not deployed)";
     std::string within;
     for (double loss : lossLevels())
       if (LevelPick p = pick(loss); p.withinNoise > 0)

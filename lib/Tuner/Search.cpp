@@ -13,6 +13,7 @@
 #include "approx/Tuner/Search.h"
 #include "Search/Phases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -61,7 +62,20 @@ std::string progressLine(const Progress &p) {
 double TuneResult::baselineNoise() const {
   if (evaluations.empty() || evaluations[0].result.samples.size() < 3)
     return -1;
-  return relativeSpread(evaluations[0].result.samples);
+  std::vector<double> s = evaluations[0].result.samples;
+  std::sort(s.begin(), s.end());
+  // The order statistic: P(Binomial(n, 1/2) < k) grows with k.
+  size_t n = s.size(), k = 1;
+  double below = 0, term = std::pow(0.5, double(n)); // P(B = 0)
+  for (size_t j = 0; j < n; ++j) {
+    below += term; // P(B <= j) = P(B < j + 1)
+    if (below > 0.025)
+      break;
+    k = std::max<size_t>(1, j + 1);
+    term *= double(n - j) / double(j + 1);
+  }
+  double lower = s[k - 1];
+  return lower > 0 ? median(s) / lower - 1 : -1;
 }
 
 bool TuneResult::withinNoise(double speedup) const {

@@ -119,11 +119,12 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
   if (double noise = tuned.baselineNoise(); noise > kNoiseWarning && settings.warn) {
     char line[320];
     std::snprintf(line, sizeof line,
-                  "the exact configuration's time spread by %.0f%% over its %zu runs "
-                  "on the tuning set: speedups up to %.2fx cannot be told from noise "
-                  "on this machine, and are neither reported nor deployed (a loaded "
-                  "machine? raise the repetitions, or measure on an idle one)",
-                  noise * 100, tuned.evaluations[0].result.samples.size(), 1 + noise);
+                  "the exact configuration's median time over its %zu runs on the "
+                  "tuning set is known only to within %.0f%% (95%% interval): speedups "
+                  "up to %.2fx cannot be told from noise on this machine, and are "
+                  "neither reported nor deployed (a loaded machine? raise the "
+                  "repetitions, or measure on an idle one)",
+                  tuned.evaluations[0].result.samples.size(), noise * 100, 1 + noise);
     settings.warn(line);
   }
   rep = Report();

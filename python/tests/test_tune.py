@@ -161,7 +161,7 @@ def test_evaluator_problems_are_failed_measurements(capfd):
 
 def test_repetitions_as_approx_tune():
     """repetitions=3 (the default): the baseline is measured to 7 samples
-    at least (their spread is the run's noise); a configuration whose first two calls agree
+    at least (how well they fix its median is the run's noise); a configuration whose first two calls agree
     within time_tolerance is called twice, a noisy one three times, the
     medians kept; a speedup within the baseline's noise is not deployed."""
     calls = {}

@@ -71,9 +71,9 @@ TEST(HoldoutTest, TheExactConfigurationBracketsTheFrontier) {
 }
 
 TEST(SearchTest, SpeedupsWithinTheBaselinesNoiseAreNotDeployed) {
-  // The exact configuration's times spread 30 %; a 1.05x point is within
-  // that noise (reported 1.00x, the exact configuration deployed), a 2x
-  // point is not.
+  // The exact configuration's median time (1.0 over 5 samples) is known
+  // to within its fastest sample, 0.9: a 1.05x point is within that noise
+  // (reported 1.00x, the exact configuration deployed), a 2x point is not.
   Synthetic syn;
   TuneResult r;
   Evaluation exact, small, large;
@@ -98,7 +98,7 @@ TEST(SearchTest, SpeedupsWithinTheBaselinesNoiseAreNotDeployed) {
   Report rep;
   rep.result = &r;
   rep.params = &syn.space;
-  EXPECT_NEAR(r.baselineNoise(), 0.3, 1e-9);
+  EXPECT_NEAR(r.baselineNoise(), 1 / 0.9 - 1, 1e-9);
   LevelPick low = rep.pick(0.01);
   EXPECT_EQ(low.point, -1);
   EXPECT_NEAR(low.withinNoise, 1 / 0.95, 1e-9);
@@ -114,6 +114,37 @@ TEST(SearchTest, SpeedupsWithinTheBaselinesNoiseAreNotDeployed) {
   // Without a measured noise (one sample) the small point is deployed.
   r.evaluations[0].result.samples = {1.0};
   EXPECT_EQ(rep.pick(0.01).point, 1);
+}
+
+TEST(SearchTest, OneSlowAndOneFastBaselineRunDoNotHideARealSpeedup) {
+  // jmeint's tuning-set baseline (benchmarks/axbench, small size): nine
+  // runs of a 17.8 ms kernel spreading 33 % from fastest to slowest. A
+  // configuration at 13.8 ms (1.29x; 1.31x on the test inputs, 1.25x on
+  // 150 calibration inputs) was withheld while the noise was that spread;
+  // the median's 95 % interval (its second-fastest run with nine) is 13 %.
+  Synthetic syn;
+  TuneResult r;
+  Evaluation exact, point;
+  exact.config = exactConfig(syn.space);
+  exact.result.samples = {0.017780052, 0.015717106, 0.018267098, 0.018063678, 0.017070539,
+                          0.01483631, 0.017522879, 0.018562192, 0.020744502};
+  exact.result.time = median(exact.result.samples);
+  exact.result.qos = 1;
+  point.seq = 1;
+  point.config = exact.config;
+  point.config["a_decision_0"] = 1;
+  point.result.time = 0.013789794;
+  point.result.qos = 0.938;
+  point.result.samples = {0.013898992, 0.013680596};
+  r.evaluations = {exact, point};
+  r.frontier = {1, 0};
+  Report rep;
+  rep.result = &r;
+  rep.params = &syn.space;
+  EXPECT_NEAR(r.baselineNoise(), 0.017780052 / 0.015717106 - 1, 1e-9);
+  LevelPick p = rep.pick(0.09);
+  EXPECT_EQ(p.point, 0);
+  EXPECT_EQ(p.withinNoise, 0);
 }
 
 } // namespace

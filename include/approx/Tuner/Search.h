@@ -101,8 +101,12 @@ struct TuneResult {
   bool exhaustive = false;
   double seconds = 0;
   std::string stopReason;
-  /// The exact baseline's relative time spread on the tuning set, (max -
-  /// min) / median of its samples; negative (unknown) with fewer than 3.
+  /// The noise a speedup must exceed: how much faster than the exact
+  /// baseline's median time (tuning set) the lower end of a distribution-
+  /// free 95 % confidence interval for that median is, as a speedup minus
+  /// one (median / x_(k) - 1, x_(k) the k-th smallest sample, k the largest
+  /// with P(Binomial(n, 1/2) < k) <= 2.5 %, at least 1); negative (unknown)
+  /// with fewer than 3 samples.
   double baselineNoise() const;
   /// Whether `speedup` over the baseline is within that noise (false when
   /// the noise is unknown).
