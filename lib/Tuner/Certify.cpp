@@ -109,23 +109,6 @@ double bettingPValue(const std::vector<double> &z, double level) {
   return std::min(1.0, 1 / best);
 }
 
-/// log P(Binomial(n, p) <= k).
-double logBinomialCdf(size_t n, double p, size_t k) {
-  if (k >= n)
-    return 0;
-  double logP = std::log(p), logQ = std::log1p(-p);
-  double lognf = std::lgamma(double(n) + 1);
-  double acc = -INFINITY;
-  for (size_t i = 0; i <= k; ++i) {
-    double term = lognf - std::lgamma(double(i) + 1) -
-                  std::lgamma(double(n - i) + 1) + double(i) * logP +
-                  double(n - i) * logQ;
-    double hi = std::max(acc, term);
-    acc = hi + std::log(std::exp(acc - hi) + std::exp(term - hi));
-  }
-  return acc;
-}
-
 /// Hoeffding-Bentkus against "E[w] >= m0" for z rescaled to w in [0, 1].
 /// z lies in [-1, 1 - level]; when the exact configuration scores 1 on
 /// every input (a kernel's QoS against its own output) in [-level,
@@ -157,6 +140,22 @@ double hoeffdingBentkusPValue(const std::vector<double> &z, double level,
 }
 
 } // namespace
+
+double logBinomialCdf(size_t n, double p, size_t k) {
+  if (k >= n)
+    return 0;
+  double logP = std::log(p), logQ = std::log1p(-p);
+  double lognf = std::lgamma(double(n) + 1);
+  double acc = -INFINITY;
+  for (size_t i = 0; i <= k; ++i) {
+    double term = lognf - std::lgamma(double(i) + 1) -
+                  std::lgamma(double(n - i) + 1) + double(i) * logP +
+                  double(n - i) * logQ;
+    double hi = std::max(acc, term);
+    acc = hi + std::log(std::exp(acc - hi) + std::exp(term - hi));
+  }
+  return acc;
+}
 
 double lossPValue(const Paired &paired, double level, BoundKind kind) {
   if (paired.inputs() == 0 || !(level < 1) || paired.exactSum() <= 0)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/Tuner/Search.h"
+#include "approx/Tuner/Certify.h"
 #include "Search/Phases.h"
 
 #include <algorithm>
@@ -64,16 +65,11 @@ double TuneResult::baselineNoise() const {
     return -1;
   std::vector<double> s = evaluations[0].result.samples;
   std::sort(s.begin(), s.end());
-  // The order statistic: P(Binomial(n, 1/2) < k) grows with k.
+  // The order statistic: the largest k with P(B < k) = P(B <= k - 1) within
+  // 2.5 %, at least 1.
   size_t n = s.size(), k = 1;
-  double below = 0, term = std::pow(0.5, double(n)); // P(B = 0)
-  for (size_t j = 0; j < n; ++j) {
-    below += term; // P(B <= j) = P(B < j + 1)
-    if (below > 0.025)
-      break;
-    k = std::max<size_t>(1, j + 1);
-    term *= double(n - j) / double(j + 1);
-  }
+  while (k < n && std::exp(logBinomialCdf(n, 0.5, k)) <= 0.025)
+    ++k;
   double lower = s[k - 1];
   return lower > 0 ? median(s) / lower - 1 : -1;
 }

@@ -58,29 +58,36 @@ std::vector<int64_t> choices(const TunableParam &p) {
 
 } // namespace
 
-bool Space::reachable(size_t k) const {
-  // Gates form a forest (SpaceFromMLIR drops any that would close a cycle).
-  for (std::optional<Gate> g = knobs[k].gate; g; g = knobs[g->knob].gate) {
-    bool selectable = false;
-    for (size_t p : selectors(knobs[g->knob])) {
-      std::vector<int64_t> values = choices(params[p]);
-      selectable |= std::find(values.begin(), values.end(), g->value) != values.end();
-    }
-    if (!selectable)
+namespace {
+
+/// Whether every gate on knob `k`'s chain is open: for each, one of its
+/// knob's selector parameters `p` holds the gate's value (`holds(p, v)`).
+/// Gates form a forest (SpaceFromMLIR breaks any cycle).
+template <typename Holds>
+bool gatesOpen(const Space &space, size_t k, Holds holds) {
+  for (std::optional<Gate> g = space.knobs[k].gate; g; g = space.knobs[g->knob].gate) {
+    bool open = false;
+    for (size_t p : space.selectors(space.knobs[g->knob]))
+      open |= holds(p, g->value);
+    if (!open)
       return false;
   }
   return true;
 }
 
+} // namespace
+
+bool Space::reachable(size_t k) const {
+  return gatesOpen(*this, k, [&](size_t p, int64_t v) {
+    std::vector<int64_t> values = choices(params[p]);
+    return std::find(values.begin(), values.end(), v) != values.end();
+  });
+}
+
 bool Space::live(size_t k, const Config &config) const {
-  for (std::optional<Gate> g = knobs[k].gate; g; g = knobs[g->knob].gate) {
-    bool selected = false;
-    for (size_t p : selectors(knobs[g->knob]))
-      selected |= config.at(params[p].name) == g->value;
-    if (!selected)
-      return false;
-  }
-  return true;
+  return gatesOpen(*this, k, [&](size_t p, int64_t v) {
+    return config.at(params[p].name) == v;
+  });
 }
 
 Config Space::canonical(const Config &config, bool dynamic) const {

@@ -70,6 +70,9 @@ double lossPValue(const Paired &paired, double level, BoundKind kind);
 /// when none below 1.
 double lossUpperBound(const Paired &paired, double delta, BoundKind kind);
 
+/// log P(Binomial(n, p) <= k) (0 for k >= n).
+double logBinomialCdf(size_t n, double p, size_t k);
+
 /// One candidate of a fixed sequence: its paired outcomes, or none (its
 /// calibration measurement failed, or its inputs differ from exact's).
 struct Candidate {

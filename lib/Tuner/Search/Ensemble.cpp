@@ -17,6 +17,7 @@ public:
     size_t duplicates = 0;
     while (budgetLeft()) {
       std::vector<Pending> batch;
+      std::vector<std::string> keys; // run.keyOf of each of batch's configs
       size_t want = std::min<size_t>(std::max(1u, options.workers),
                                      options.maxEvals - counted);
       while (batch.size() < want) {
@@ -46,18 +47,16 @@ public:
           ++duplicates;
           continue;
         }
-        auto same = std::find_if(batch.begin(), batch.end(),
-                                 [&](const Pending &p) {
-                                   return run.keyOf(p.config) == k;
-                                 });
-        if (same != batch.end()) {
-          same->askers.push_back({arm, tag, x});
+        auto same = std::find(keys.begin(), keys.end(), k);
+        if (same != keys.end()) {
+          batch[size_t(same - keys.begin())].askers.push_back({arm, tag, x});
           bandit.reward(size_t(arm), 0);
           ++duplicates;
           continue;
         }
         duplicates = 0;
         batch.push_back({c, techniques[size_t(arm)]->name(), {{arm, tag, x}}});
+        keys.push_back(std::move(k));
       }
       if (batch.empty())
         break;
