@@ -11,8 +11,12 @@ of reductions) act on exactly these ops.
 
 Covered: the elementwise arithmetic, comparison, selection and conversion
 ops, ``chlo.erf``/``erfc``, ``broadcast_in_dim``, ``reshape``, ``transpose``,
-``dot_general`` (any batch/contracting dims), ``reduce`` with one operand and
-an add/mul/max/min/and/or body, ``iota``, ``slice``, ``concatenate``,
+``dot_general`` (any batch/contracting dims), ``reduce`` (one operand with an
+add/mul/max/min/and/or body as ``linalg.reduce``; several operands or a longer
+body, as argmax/argmin, with the body translated to scalar arith),
+``convolution`` (any layout and spatial rank, strides, kernel dilation,
+padding; im2col and one ``linalg.matmul``), ``reduce_window`` (pooling:
+windows, strides, dilation, padding), ``iota``, ``slice``, ``concatenate``,
 ``gather`` of rows (embedding lookups), ``func.call``. Anything else is an
 ``UnsupportedOp`` error naming the op and its location; the decision is
 recorded in docs/decisions.md.
@@ -73,6 +77,13 @@ def ttype(t) -> TType:
 def _map(rank: int, exprs) -> str:
     dims = ", ".join(f"d{i}" for i in range(rank))
     return f"affine_map<({dims}) -> ({', '.join(exprs)})>"
+
+
+def _prod(xs) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n
 
 
 def _identity(rank: int) -> str:
@@ -470,7 +481,15 @@ class Importer:
             set_result(self.dot_general(operands, attrs, t))
             return
         if kind == "stablehlo.reduce":
-            set_result(self.reduce(op, operands, attrs, t))
+            for i, v in enumerate(self.reduce(op, operands, attrs,
+                                              [ttype(r.type) for r in results])):
+                set_result(v, i)
+            return
+        if kind == "stablehlo.reduce_window":
+            set_result(self.reduce_window(op, operands, attrs, t))
+            return
+        if kind == "stablehlo.convolution":
+            set_result(self.convolution(operands, attrs, t))
             return
         if kind == "stablehlo.iota":
             dim = ir.IntegerAttr(attrs["iota_dimension"]).value
@@ -532,14 +551,8 @@ class Importer:
         rb, rc = list(d.rhs_batching_dimensions), list(d.rhs_contracting_dimensions)
         lf = [i for i in range(lt.rank) if i not in lb + lc]
         rf = [i for i in range(rt.rank) if i not in rb + rc]
-
-        def prod(t, dims):
-            n = 1
-            for i in dims:
-                n *= t.shape[i]
-            return n
-        B, M, K = prod(lt, lb), prod(lt, lf), prod(lt, lc)
-        N = prod(rt, rf)
+        B, M, K = (_prod(lt.shape[i] for i in dims) for dims in (lb, lf, lc))
+        N = _prod(rt.shape[i] for i in rf)
         lhs_v, lhs_t = self.transpose(self.name(lhs), lt, lb + lf + lc)
         rhs_v, rhs_t = self.transpose(self.name(rhs), rt, rb + rc + rf)
         if lb:
@@ -557,34 +570,251 @@ class Importer:
         self.emit_line(f"{v} = {op} ins({a}, {b} : {a_t}, {b_t}) outs({init} : {c_t}) -> {c_t}")
         return self.reshape(v, c_t, out)
 
-    def reduce(self, op, operands, attrs, out: TType) -> str:
+    @staticmethod
+    def _combiner(op, xt: TType):
+        """The arith op of a reduction body that is one add/mul/max/min/
+        and/or of its two arguments (then a return), else None."""
+        body_ops = [b.operation.name for b in op.regions[0].blocks[0].operations]
+        table = _FLOAT_BIN if xt.is_float else _INT_BIN
+        if len(body_ops) != 2 or body_ops[0] not in (
+                "stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
+                "stablehlo.minimum", "stablehlo.and", "stablehlo.or") or \
+                body_ops[0] not in table:
+            return None
+        return table[body_ops[0]]
+
+    def reduce(self, op, operands, attrs, outs: list) -> list:
+        """A reduce: linalg.reduce with the body's one combiner, or, for
+        several operands (argmax: values and their iota) or a longer body,
+        with the body translated op by op into scalars."""
+        n = len(operands) // 2
+        xs, inits = operands[:n], operands[n:]
+        xts = [ttype(x.type) for x in xs]
+        dims = ", ".join(map(str, attrs["dimensions"]))
+        filled = []
+        for init, out in zip(inits, outs):
+            s = self.fresh("s")
+            self.emit_line(f"{s} = tensor.extract {self.name(init)}[] : {ttype(init.type)}")
+            e = self.empty(out)
+            v = self.fresh()
+            self.emit_line(f"{v} = linalg.fill ins({s} : {out.elem}) outs({e} : {out}) "
+                           f"-> {out}")
+            filled.append(v)
+        comb = self._combiner(op, xts[0]) if n == 1 else None
+        lines, block = [], op.regions[0].blocks[0]
+        if comb:
+            lines.append(f"%r = {comb} %in0, %acc0 : {xts[0].elem}")
+            yields = ["%r"]
+        else:
+            # The body's arguments: the accumulators, then the elements.
+            args = list(block.arguments)
+            names = {args[i]: f"%acc{i}" for i in range(n)}
+            names.update({args[n + i]: f"%in{i}" for i in range(n)})
+            yields = self.scalar_region(block, names, lines)
+        v = self.fresh("red")
+        self.emit_line(
+            f"{v}{f':{n}' if n > 1 else ''} = linalg.reduce "
+            f"ins({', '.join(self.name(x) for x in xs)} : {', '.join(map(str, xts))}) "
+            f"outs({', '.join(filled)} : {', '.join(map(str, outs))}) dimensions = [{dims}]")
+        self.emit_line("  (" + ", ".join([f"%in{i}: {t.elem}" for i, t in enumerate(xts)] +
+                                         [f"%acc{i}: {t.elem}" for i, t in enumerate(outs)])
+                       + ") {")
+        for line in lines:
+            self.emit_line("    " + line)
+        self.emit_line(f"    linalg.yield {', '.join(yields)} : "
+                       f"{', '.join(t.elem for t in outs)}")
+        self.emit_line("  }")
+        return [f"{v}#{i}" for i in range(n)] if n > 1 else [v]
+
+    def scalar_region(self, block, names: dict, lines: list) -> list:
+        """The ops of a reduction body (0-d tensors) as scalar arith lines
+        appended to `lines`; `names` maps the block's arguments to scalar
+        names. Returns the names the body returns."""
+        from jaxlib.mlir.dialects import stablehlo
+
+        for o in block.operations:
+            op = o.operation
+            kind, ops = op.name, list(op.operands)
+            a = [names[x] for x in ops]
+            if kind == "stablehlo.return":
+                return a
+            e = ttype(ops[0].type).elem if ops else ttype(op.results[0].type).elem
+            r = f"%b{len(lines)}"
+            if kind == "stablehlo.constant":
+                ct = ttype(op.results[0].type)
+                lines += [f"{r}t = arith.constant {op.attributes['value']}",
+                          f"{r} = tensor.extract {r}t[] : {ct}"]
+            elif kind == "stablehlo.compare":
+                direction = stablehlo.ComparisonDirectionAttr(
+                    op.attributes["comparison_direction"]).value
+                if e.startswith(("f", "bf")):
+                    lines.append(f"{r} = arith.cmpf {_CMP_F[direction]}, {a[0]}, {a[1]} : {e}")
+                else:
+                    lines.append(f"{r} = arith.cmpi {_CMP_I[direction]}, {a[0]}, {a[1]} : {e}")
+            elif kind == "stablehlo.select":
+                e = ttype(ops[1].type).elem
+                lines.append(f"{r} = arith.select {a[0]}, {a[1]}, {a[2]} : {e}")
+            elif kind == "stablehlo.not" and e == "i1":
+                lines += [f"{r}t = arith.constant true", f"{r} = arith.xori {a[0]}, {r}t : i1"]
+            elif kind in (_FLOAT_BIN if e.startswith(("f", "bf")) else _INT_BIN):
+                fn = (_FLOAT_BIN if e.startswith(("f", "bf")) else _INT_BIN)[kind]
+                lines.append(f"{r} = {fn} {a[0]}, {a[1]} : {e}")
+            else:
+                raise UnsupportedOp(f"{kind} in a reduction body")
+            names[op.results[0]] = r
+        raise UnsupportedOp("a reduction body without a return")
+
+    # -- windows: convolution, reduce_window --------------------------------
+    @staticmethod
+    def _ints(attrs, key, default):
+        """An i64 array attribute (or a bool array) as ints; `default` when
+        the op leaves it out."""
+        if key not in attrs:
+            return list(default)
+        return [int(x) for x in attrs[key]]
+
+    @staticmethod
+    def _padding(attrs, rank):
+        """The (low, high) padding of each of `rank` dims."""
+        import numpy as np
+        from jaxlib.mlir import ir
+
+        if "padding" not in attrs:
+            return [(0, 0)] * rank
+        pad = np.asarray(ir.DenseIntElementsAttr(attrs["padding"])).reshape(rank, 2)
+        if (pad < 0).any():
+            raise UnsupportedOp("negative padding")
+        return [(int(lo), int(hi)) for lo, hi in pad]
+
+    def pad(self, x: str, src: TType, pads, value: str) -> tuple:
+        """`x` padded by `pads` ((low, high) per dim) with the scalar
+        `value`: a filled tensor with `x` inserted."""
+        if not any(lo or hi for lo, hi in pads):
+            return x, src
+        dst = TType(tuple(d + lo + hi for d, (lo, hi) in zip(src.shape, pads)), src.elem)
+        e = self.empty(dst)
+        filled = self.fresh()
+        self.emit_line(f"{filled} = linalg.fill ins({value} : {src.elem}) outs({e} : {dst}) "
+                       f"-> {dst}")
+        v = self.fresh("pad")
+        self.emit_line(
+            f"{v} = tensor.insert_slice {x} into {filled}"
+            f"[{', '.join(str(lo) for lo, _ in pads)}] [{', '.join(map(str, src.shape))}] "
+            f"[{', '.join(['1'] * src.rank)}] : {src} into {dst}")
+        return v, dst
+
+    def convolution(self, operands, attrs, out: TType) -> str:
+        """A convolution as im2col and one matmul: the (padded) input's
+        windows gathered into a [batch x output positions, window x
+        features] matrix times the kernel as [window x features, output
+        features], so the register-blocked matmul does the work."""
+        from jaxlib.mlir import ir
+        from jaxlib.mlir.dialects import stablehlo
+
+        lhs, rhs = operands
+        lt, rt = ttype(lhs.type), ttype(rhs.type)
+        if not (lt.is_float and lt.elem == rt.elem == out.elem):
+            raise UnsupportedOp(f"convolution of {lt.elem} x {rt.elem} -> {out.elem}")
+        d = stablehlo.ConvDimensionNumbers(attrs["dimension_numbers"])
+        k = len(d.input_spatial_dimensions)
+        for key in ("feature_group_count", "batch_group_count"):
+            if key in attrs and ir.IntegerAttr(attrs[key]).value != 1:
+                raise UnsupportedOp(f"convolution with {key} "
+                                    f"{ir.IntegerAttr(attrs[key]).value}")
+        strides = self._ints(attrs, "window_strides", [1] * k)
+        dilation = self._ints(attrs, "rhs_dilation", [1] * k)
+        if any(x != 1 for x in self._ints(attrs, "lhs_dilation", [1] * k)):
+            raise UnsupportedOp("convolution with an input dilation (transposed)")
+        if any(self._ints(attrs, "window_reversal", [0] * k)):
+            raise UnsupportedOp("convolution with window reversal")
+        pads = self._padding(attrs, k)
+        # The input as [N, spatial..., C], padded with zeros; the kernel as
+        # [window..., C, F].
+        x, xt = self.transpose(self.name(lhs), lt, [d.input_batch_dimension,
+                                                    *d.input_spatial_dimensions,
+                                                    d.input_feature_dimension])
+        x, xt = self.pad(x, xt, [(0, 0), *pads, (0, 0)], self.scalar_const("0.0", lt.elem))
+        w, wt = self.transpose(self.name(rhs), rt, [*d.kernel_spatial_dimensions,
+                                                    d.kernel_input_feature_dimension,
+                                                    d.kernel_output_feature_dimension])
+        n, c, f = xt.shape[0], xt.shape[-1], wt.shape[-1]
+        window = wt.shape[:k]
+        positions = tuple(out.shape[i] for i in d.output_spatial_dimensions)
+        pt = TType((n, *positions, *window, c), lt.elem)
+        rank = pt.rank
+        exprs = ["d0"] + [f"d{1 + i} * {strides[i]} + d{1 + k + i} * {dilation[i]}"
+                          for i in range(k)] + [f"d{rank - 1}"]
+        patches = self.generic([(x, xt)], [_map(rank, exprs)], pt, lambda a, lines: a[0])
+        m = n * _prod(positions)
+        a_t = TType((m, _prod(window) * c), lt.elem)
+        b_t = TType((_prod(window) * c, f), lt.elem)
+        c_t = TType((m, f), lt.elem)
+        a, b = self.reshape(patches, pt, a_t), self.reshape(w, wt, b_t)
+        init = self.fill(c_t, "0.0")
+        mm = self.fresh("mm")
+        self.emit_line(f"{mm} = linalg.matmul ins({a}, {b} : {a_t}, {b_t}) "
+                       f"outs({init} : {c_t}) -> {c_t}")
+        ours = TType((n, *positions, f), lt.elem)
+        perm = [0] * (k + 2)
+        perm[d.output_batch_dimension] = 0
+        for i, sd in enumerate(d.output_spatial_dimensions):
+            perm[sd] = 1 + i
+        perm[d.output_feature_dimension] = k + 1
+        v, _ = self.transpose(self.reshape(mm, c_t, ours), ours, perm)
+        return v
+
+    def reduce_window(self, op, operands, attrs, out: TType) -> str:
+        """Pooling: a linalg.generic over the output's dims (parallel) and
+        the window's dims (reduction) reading the input padded with the
+        init value."""
         if len(operands) != 2:
-            raise UnsupportedOp("reduce of several operands (argmax-like)")
+            raise UnsupportedOp("reduce_window of several operands")
         x, init = operands
         xt = ttype(x.type)
-        body_ops = [b.operation.name for b in op.regions[0].blocks[0].operations]
-        if len(body_ops) != 2:
-            raise UnsupportedOp(f"reduce with a body of {body_ops}")
-        comb = body_ops[0]
-        table = _FLOAT_BIN if xt.is_float else _INT_BIN
-        if comb not in ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                        "stablehlo.minimum", "stablehlo.and", "stablehlo.or") or \
-                comb not in table:
-            raise UnsupportedOp(f"reduce with {comb}")
-        dims = list(attrs["dimensions"])
+        comb = self._combiner(op, xt)
+        if comb is None:
+            raise UnsupportedOp("reduce_window with a body other than one "
+                                "add/mul/max/min/and/or")
+        r = xt.rank
+        win = self._ints(attrs, "window_dimensions", [])
+        strides = self._ints(attrs, "window_strides", [1] * r)
+        dilation = self._ints(attrs, "window_dilations", [1] * r)
+        if any(b != 1 for b in self._ints(attrs, "base_dilations", [1] * r)):
+            raise UnsupportedOp("reduce_window with base dilations")
         s = self.fresh("s")
-        it = ttype(init.type)
-        self.emit_line(f"{s} = tensor.extract {self.name(init)}[] : {it}")
+        self.emit_line(f"{s} = tensor.extract {self.name(init)}[] : {ttype(init.type)}")
+        xv, pt = self.pad(self.name(x), xt, self._padding(attrs, r), s)
+        wdims = [i for i in range(r) if win[i] > 1]
+        dom = r + len(wdims)
+        exprs = []
+        for i in range(r):
+            e = f"d{i} * {strides[i]}"
+            if i in wdims:
+                e += f" + d{r + wdims.index(i)} * {dilation[i]}"
+            exprs.append(e)
         e = self.empty(out)
         filled = self.fresh()
-        self.emit_line(f"{filled} = linalg.fill ins({s} : {out.elem}) outs({e} : {out}) -> {out}")
-        v = self.fresh("red")
-        self.emit_line(f"{v} = linalg.reduce ins({self.name(x)} : {xt}) outs({filled} : {out}) "
-                       f"dimensions = [{', '.join(map(str, dims))}]")
-        self.emit_line(f"  (%in: {xt.elem}, %acc: {xt.elem}) {{")
-        self.emit_line(f"    %r = {table[comb]} %in, %acc : {xt.elem}")
-        self.emit_line(f"    linalg.yield %r : {xt.elem}")
-        self.emit_line("  }")
+        self.emit_line(f"{filled} = linalg.fill ins({s} : {out.elem}) outs({e} : {out}) "
+                       f"-> {out}")
+        ins, maps, args = [(xv, pt)], [_map(dom, exprs)], [f"%in: {xt.elem}"]
+        if wdims:
+            # The window's extents, for the loop bounds (as linalg's pooling
+            # ops take them): never read.
+            wt = TType(tuple(win[i] for i in wdims), xt.elem)
+            ins.append((self.empty(wt), wt))
+            maps.append(_map(dom, [f"d{r + j}" for j in range(len(wdims))]))
+            args.append(f"%w: {xt.elem}")
+        maps.append(_map(dom, [f"d{i}" for i in range(r)]))
+        its = ", ".join(['"parallel"'] * r + ['"reduction"'] * len(wdims))
+        v = self.fresh("pool")
+        self.emit_line(
+            f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+            f"iterator_types = [{its}]}} ins({', '.join(n for n, _ in ins)} : "
+            f"{', '.join(str(t) for _, t in ins)}) outs({filled} : {out}) {{")
+        self.emit_line(f"^bb0({', '.join(args)}, %acc: {out.elem}):")
+        self.emit_line(f"  %r = {comb} %in, %acc : {out.elem}")
+        self.emit_line(f"  linalg.yield %r : {out.elem}")
+        self.emit_line(f"}} -> {out}")
         return v
 
     def gather(self, operands, attrs, out: TType) -> str:
@@ -662,10 +892,25 @@ class Importer:
         return [head] + self.fn.lines + ["  }"]
 
     def emit(self) -> str:
-        out = ["module {"]
-        for fop in self.module.body.operations:
+        from jaxlib.mlir import ir
+
+        funcs = list(self.module.body.operations)
+        for fop in funcs:
             if fop.operation.name != "func.func":
                 raise UnsupportedOp(f"top-level {fop.operation.name}")
+        # JAX's private helpers (jnp.argmax's is @argmax) keep their names
+        # unless one is a name given to another function: then it is renamed.
+        names = [ir.StringAttr(f.attributes["sym_name"]).value for f in funcs]
+        taken = set(names) | set(self.rename.values())
+        for n in names:
+            if n not in self.rename and n in self.rename.values():
+                k = 1
+                while f"{n}_{k}" in taken:
+                    k += 1
+                self.rename[n] = f"{n}_{k}"
+                taken.add(f"{n}_{k}")
+        out = ["module {"]
+        for fop in funcs:
             out += self.function(fop)
         out.append("}")
         return "\n".join(out) + "\n"

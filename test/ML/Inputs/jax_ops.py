@@ -51,6 +51,33 @@ CASES = {
     "mean_pool": (lambda h, m: (h * m[..., None]).sum(1) / m.sum(1, keepdims=True),
                   (randn(2, 5, 3), np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]],
                                             np.float32))),
+    # Skinny and odd matmuls (peeled register blocks): 20 x 52 (all six
+    # pieces), a 10-column head, a batched GEMV.
+    "skinny": (lambda x, w, h, v, q, k: (x @ w, h @ v, jnp.einsum("bqd,bkd->bqk", q, k)),
+               (randn(20, 9), randn(9, 52), randn(24, 33), randn(33, 10), randn(3, 1, 17),
+                randn(3, 16, 17))),
+    # Convolutions (im2col + matmul): layouts, strides, dilation, padding,
+    # 1-D, and skinny/odd channel counts.
+    "conv_nhwc": (lambda x, k: jax.lax.conv_general_dilated(
+        x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        (randn(2, 7, 9, 3), randn(3, 3, 3, 5))),
+    "conv_nchw_strided": (lambda x, k: jax.lax.conv_general_dilated(
+        x, k, (2, 1), "VALID", rhs_dilation=(1, 2), dimension_numbers=("NCHW", "OIHW", "NCHW")),
+        (randn(2, 3, 9, 8), randn(4, 3, 3, 2))),
+    "conv_1d_skinny": (lambda x, k: jax.lax.conv_general_dilated(
+        x, k, (1,), [(2, 1)], dimension_numbers=("NWC", "WIO", "NWC")),
+        (randn(3, 10, 1), randn(5, 1, 1))),
+    # Pooling (reduce_window): max with SAME padding (-inf), average.
+    "max_pool": (lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 3, 3, 1),
+                                                 (1, 2, 2, 1), "SAME"), (randn(2, 7, 6, 3),)),
+    "avg_pool": (lambda x: jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 2, 2, 1),
+                                                 (1, 2, 2, 1), "VALID") / 4,
+                 (randn(2, 6, 8, 5),)),
+    # argmax/argmin: reduces of values and their indices; ties go to the
+    # first index, as XLA's.
+    "argmax": (lambda x, i: (jnp.argmax(x, axis=-1), jnp.argmin(x, axis=0),
+                             jnp.argmax(i, axis=1)),
+               (randn(5, 7), np.array([[1, 3, 3, 0], [2, 2, 2, 2]], np.int32))),
 }
 
 worst = 0.0
