@@ -876,7 +876,7 @@ class Importer:
                 self.op(o)
             except UnsupportedOp as e:
                 loc = str(o.operation.location)
-                raise UnsupportedOp(f"{e} ({o.operation.name} in @{name}, {loc})") \
+                raise UnsupportedOp(f"{e} ({o.operation.name} in @{new_name}, {loc})") \
                     from None
         result_types = [ttype(t) for t in ftype.results]
         if name in self.scalar_results:

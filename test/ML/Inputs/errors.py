@@ -33,3 +33,9 @@ report("bad kind", lambda: am.compile_module(am.inject_annotations(
 report("no function", lambda: am.inject_annotations(
     mlir, "missing", {"static_transform": dict(transform_type="loop_perforate",
                                                knob_val=2)}))
+# A form of a covered op that is not: a grouped (depthwise) convolution.
+report("grouped conv", lambda: am.export_to_mlir(
+    lambda a, k: __import__("jax").lax.conv_general_dilated(
+        a, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+        feature_group_count=3),
+    np.zeros((1, 5, 5, 3), np.float32), np.zeros((3, 3, 1, 3), np.float32), name="depthwise"))
