@@ -62,12 +62,15 @@ static LogicalResult expandErf(Operation *root) {
   return success();
 }
 
-/// exp (softmax, GELU) as MLIR's polynomial, which the vectorizer handles:
-/// libm's expf is a call per element.
-static void expandExp(Operation *root) {
+/// exp (softmax, GELU) and tanh (GELU's tanh form, GRU and LSTM cells) as
+/// MLIR's polynomials (tanh's is the rational one XLA's CPU backend uses),
+/// which the vectorizer handles: libm's expf and tanhf are a call per
+/// element (tanhf was a quarter of a GRU's time).
+static void expandExpAndTanh(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
-    return name == math::ExpOp::getOperationName();
+    return name == math::ExpOp::getOperationName() ||
+           name == math::TanhOp::getOperationName();
   });
   walkAndApplyPatterns(root, FrozenRewritePatternSet(std::move(patterns)));
 }
@@ -101,8 +104,11 @@ void reassociateReductions(ModuleOp module) {
   });
 }
 
-/// The register block of a vectorized matmul: rows x columns of C.
-constexpr int64_t kBlockRows = 8, kBlockCols = 32;
+/// The register block of a vectorized matmul: rows x columns of C (the dot
+/// instructions' blocks: kBlockRows; f32 blocks: kF32BlockRows, whose 28
+/// accumulator registers of 16 floats leave 4 of AVX-512's 32 for a row of
+/// B and a broadcast element of A: 1.1-1.2x faster than 8 rows).
+constexpr int64_t kBlockRows = 8, kF32BlockRows = 14, kBlockCols = 32;
 
 bool hasTensors(ModuleOp module) {
   auto isTensor = [](Type t) { return isa<TensorType>(t); };
@@ -126,9 +132,11 @@ void markIndependent(Operation *loop) {
 
 /// Tiles `op` by `sizes` (0 = untiled), replacing it; the tiled op.
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
-                            ArrayRef<int64_t> sizes) {
+                            ArrayRef<int64_t> sizes,
+                            ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> r =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
@@ -140,11 +148,12 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
   return r->tiledOps.back();
 }
 
-/// One register block C[8x32] += A[8xK] B[Kx32] (with a leading unit batch
-/// dim for batch matmuls): the accumulator is read once into a vector, the K
-/// loop carries it and adds one outer product per step (a column of A times
-/// a row of B), and it is written back once.
-LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block) {
+/// One register block C[rows x cols] += A[rows x K] B[K x cols] (with a
+/// leading unit batch dim for batch matmuls): the accumulator is read once
+/// into a vector, the K loop carries it and adds one outer product per step
+/// (a column of A times a row of B), and it is written back once.
+LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block,
+                             int64_t rows, int64_t cols) {
   Location loc = block.getLoc();
   Value a = block.getDpsInputs()[0], b = block.getDpsInputs()[1];
   Value c = block.getDpsInits()[0];
@@ -159,7 +168,7 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block) {
   // The minor 2-D map of a rank-2 or rank-3 (unit batch) tile.
   AffineMap minor = AffineMap::getMinorIdentityMap(rank, 2, ctx);
   SmallVector<bool> inBounds = {true, true};
-  auto accType = VectorType::get({kBlockRows, kBlockCols}, f32);
+  auto accType = VectorType::get({rows, cols}, f32);
   SmallVector<Value> cIdx(rank, zero);
   Value acc0 = vector::TransferReadOp::create(rewriter, loc, accType, c, cIdx,
                                               pad, minor, inBounds);
@@ -172,10 +181,10 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block) {
         aIdx[rank - 1] = kk;
         bIdx[rank - 2] = kk;
         Value col = vector::TransferReadOp::create(
-            nb, l, VectorType::get({kBlockRows, 1}, f32), a, aIdx, pad, minor,
+            nb, l, VectorType::get({rows, 1}, f32), a, aIdx, pad, minor,
             inBounds);
         Value row = vector::TransferReadOp::create(
-            nb, l, VectorType::get({1, kBlockCols}, f32), b, bIdx, pad, minor,
+            nb, l, VectorType::get({1, cols}, f32), b, bIdx, pad, minor,
             inBounds);
         AffineExpr i, j, r;
         bindDims(ctx, i, j, r);
@@ -197,27 +206,199 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block) {
   return success();
 }
 
-/// Register-blocked, vectorized form of an f32 matmul (rank 2) or batch
-/// matmul (rank 3) whose M and N divide the block; failure leaves it as is.
-LogicalResult vectorizeContraction(RewriterBase &rewriter,
-                                   linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned loops = ranges.size(); // (batch,) m, n, k
-  if (ShapedType::isDynamicShape(ranges) ||
-      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols ||
-      !llvm::all_of(op->getOperandTypes(), [](Type t) {
-        return cast<ShapedType>(t).getElementType().isF32();
-      }))
-    return failure();
+/// Matmuls loop as (batch,) i, k, j instead of (batch,) i, j, k: the
+/// innermost loop then runs along rows of B and C, which LLVM vectorizes
+/// (a reduction innermost would need reassociating float additions).
+LogicalResult interchange(RewriterBase &rewriter, linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return op->emitOpError("cannot generalize for lowering");
+  SmallVector<unsigned> order;
+  for (unsigned d = 0; d + 2 < loops; ++d)
+    order.push_back(d);
+  order.append({loops - 1, loops - 2}); // k before j
+  if (failed(linalg::interchangeGenericOp(rewriter, *generic, order)))
+    return generic->emitOpError("cannot interchange for lowering");
+  return success();
+}
+
+/// `op` tiled by register blocks of rows x cols (which divide its M and N)
+/// and each block vectorized.
+/// B[(batch,) K, N] packed by blocks of `cols` columns:
+/// P[(batch,) j, k, l] = B[(batch,) k, j * cols + l], so that a block's K
+/// rows of B are contiguous.
+Value packColumns(RewriterBase &rewriter, Location loc, Value b,
+                  int64_t cols) {
+  auto type = cast<RankedTensorType>(b.getType());
+  int64_t rank = type.getRank(), k = type.getDimSize(rank - 2),
+          n = type.getDimSize(rank - 1);
+  SmallVector<int64_t> shape(type.getShape().drop_back(2));
+  shape.append({n / cols, k, cols});
+  MLIRContext *ctx = rewriter.getContext();
+  // (batch,) j, k, l -> (batch,) k, j * cols + l
+  unsigned dims = rank + 1;
+  SmallVector<AffineExpr> in;
+  for (unsigned d = 0; d + 2 < static_cast<unsigned>(rank); ++d)
+    in.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr j = getAffineDimExpr(dims - 3, ctx), kk = getAffineDimExpr(dims - 2, ctx),
+             l = getAffineDimExpr(dims - 1, ctx);
+  in.append({kk, j * cols + l});
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, in, ctx),
+                                 AffineMap::getMultiDimIdentityMap(dims, ctx)};
+  SmallVector<utils::IteratorType> iterators(dims, utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  auto pack = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{b}, ValueRange{init},
+      maps, iterators, [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  return pack.getResult(0);
+}
+
+/// A matmul needs this many rows (its blocks reuse each panel of B) for B to
+/// be packed.
+constexpr int64_t kPackMinRows = 4 * kF32BlockRows;
+
+LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
+                              int64_t rows, int64_t cols) {
+  unsigned loops = op.getNumLoops(); // (batch,) m, n, k
   SmallVector<int64_t> block(loops, 0);
   if (loops == 4)
     block[0] = 1;
-  block[loops - 3] = kBlockRows;
-  block[loops - 2] = kBlockCols;
-  FailureOr<Operation *> tiled = tile(rewriter, op, block);
+  block[loops - 3] = rows;
+  block[loops - 2] = cols;
+  // The blocks of the larger of A and B outermost: the other operand's
+  // panel (A's rows or B's columns, by K) is then reused from cache by every
+  // block of the inner loop, instead of the whole larger operand being
+  // streamed again for each outer block (a 256 x 384 by 384 x 1536 matmul:
+  // 1.7x faster). B is the larger when N > M.
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[loops - 2] > ranges[loops - 3])
+    std::swap(order[loops - 3], order[loops - 2]);
+  // B packed by blocks of columns when more than one block of columns and
+  // enough rows use it: unpacked, a block's K rows of B lie a row of B
+  // apart, which for N = 1536 (6 KiB) puts all of them in 2 of L1's 64 sets.
+  Value packed;
+  if (ranges[loops - 2] > cols && ranges[loops - 3] >= kPackMinRows) {
+    rewriter.setInsertionPoint(op);
+    packed = packColumns(rewriter, op.getLoc(), op.getDpsInputs()[1], cols);
+  }
+  FailureOr<Operation *> tiled = tile(rewriter, op, block, order);
   if (failed(tiled))
     return failure();
-  return vectorizeBlock(rewriter, cast<linalg::LinalgOp>(*tiled));
+  auto blockOp = cast<linalg::LinalgOp>(*tiled);
+  if (auto slice =
+          blockOp.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
+      packed && slice) {
+    // The block's columns of B, [(1,) K, cols], from the packed copy.
+    Location loc = slice.getLoc();
+    rewriter.setInsertionPoint(slice);
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    Value n0 = getValueOrCreateConstantIndexOp(rewriter, loc, offsets.back());
+    Value j = arith::DivUIOp::create(
+        rewriter, loc, n0, arith::ConstantIndexOp::create(rewriter, loc, cols));
+    offsets.pop_back();
+    offsets.pop_back();
+    offsets.append({j, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    sizes.insert(sizes.end() - 2, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
+    Value fromPacked = tensor::ExtractSliceOp::create(
+        rewriter, loc, slice.getType(), packed, offsets, sizes, strides);
+    rewriter.modifyOpInPlace(blockOp, [&] {
+      blockOp->setOperand(1, fromPacked);
+    });
+  }
+  return vectorizeBlock(rewriter, blockOp, rows, cols);
+}
+
+/// Register-blocked, vectorized form of an f32 matmul (rank 2) or batch
+/// matmul (rank 3) with static shapes; any other contraction is
+/// interchanged (above), and a piece that cannot be blocked too. Rows past
+/// the last whole block of kF32BlockRows and columns past the last whole block
+/// of kBlockCols are peeled into matmuls of their own, blocked by what is
+/// left (a 10-class head: 8 x 10 blocks; a GEMV: 1 x 32), so that skinny
+/// and odd shapes stay in registers instead of falling to scalar loops.
+LogicalResult vectorizeContraction(RewriterBase &rewriter,
+                                   linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = ranges.size();
+  if (ShapedType::isDynamicShape(ranges) ||
+      !llvm::all_of(op->getOperandTypes(), [](Type t) {
+        return cast<ShapedType>(t).getElementType().isF32();
+      }))
+    return interchange(rewriter, op);
+  int64_t m = ranges[loops - 3], n = ranges[loops - 2];
+  int64_t mMain = m - m % kF32BlockRows, nMain = n - n % kBlockCols;
+  if (mMain == m && nMain == n)
+    return success(succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols)) ||
+                   succeeded(interchange(rewriter, op)));
+  // The pieces: [0, mMain) and [mMain, m) rows by [0, nMain) and [nMain, n)
+  // columns, each a matmul on slices, inserted into C in turn.
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  unsigned rank = loops - 1; // of every operand
+  int64_t batch = rank == 3 ? ranges[0] : 0, k = ranges[loops - 1];
+  auto slice = [&](int64_t r0, int64_t rs, int64_t c0, int64_t cs) {
+    SmallVector<OpFoldResult> offsets, sizes,
+        strides(rank, rewriter.getIndexAttr(1));
+    if (rank == 3) {
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(batch));
+    }
+    offsets.append({rewriter.getIndexAttr(r0), rewriter.getIndexAttr(c0)});
+    sizes.append({rewriter.getIndexAttr(rs), rewriter.getIndexAttr(cs)});
+    return std::make_tuple(offsets, sizes, strides);
+  };
+  auto extract = [&](Value t, int64_t r0, int64_t rs, int64_t c0,
+                     int64_t cs) -> Value {
+    auto [offsets, sizes, strides] = slice(r0, rs, c0, cs);
+    return tensor::ExtractSliceOp::create(rewriter, loc, t, offsets, sizes,
+                                          strides);
+  };
+  // Segments (start, size, block) of rows and of columns. Columns left
+  // over are a block of 16 (half a block) and then the rest (under 16):
+  // LLVM handles a row of up to 16 floats in one register, but splits rows
+  // of 17-31 or 48 floats badly (8-17x slower).
+  using Segment = std::tuple<int64_t, int64_t, int64_t>;
+  SmallVector<Segment> rowSegs, colSegs;
+  if (mMain)
+    rowSegs.emplace_back(0, mMain, kF32BlockRows);
+  if (m > mMain)
+    rowSegs.emplace_back(mMain, m - mMain, m - mMain);
+  if (nMain)
+    colSegs.emplace_back(0, nMain, kBlockCols);
+  int64_t half = kBlockCols / 2, n0 = nMain;
+  if (n - n0 >= half) {
+    colSegs.emplace_back(n0, half, half);
+    n0 += half;
+  }
+  if (n > n0)
+    colSegs.emplace_back(n0, n - n0, n - n0);
+  Value cur = c;
+  SmallVector<std::tuple<linalg::LinalgOp, int64_t, int64_t>> pieces;
+  for (auto [m0, ms, rows] : rowSegs)
+    for (auto [n0, ns, cols] : colSegs) {
+      Value pa = extract(a, m0, ms, 0, k), pb = extract(b, 0, k, n0, ns),
+            pc = extract(cur, m0, ms, n0, ns);
+      auto piece = cast<linalg::LinalgOp>(
+          clone(rewriter, op, {pc.getType()}, {pa, pb, pc}));
+      auto [offsets, sizes, strides] = slice(m0, ms, n0, ns);
+      cur = tensor::InsertSliceOp::create(rewriter, loc, piece->getResult(0),
+                                          cur, offsets, sizes, strides);
+      pieces.emplace_back(piece, rows, cols);
+    }
+  rewriter.replaceOp(op, cur);
+  for (auto [piece, rows, cols] : pieces)
+    if (failed(vectorizeBlocks(rewriter, piece, rows, cols)) &&
+        failed(interchange(rewriter, piece)))
+      return failure();
+  return success();
 }
 
 /// An AVX-512 dot-product instruction: each of its 16 accumulator lanes
@@ -657,24 +838,6 @@ LogicalResult fuseElementwise(RewriterBase &rewriter, ModuleOp module) {
   return applyPatternsGreedily(module, std::move(patterns));
 }
 
-/// Matmuls loop as (batch,) i, k, j instead of (batch,) i, j, k: the
-/// innermost loop then runs along rows of B and C, which LLVM vectorizes
-/// (a reduction innermost would need reassociating float additions).
-LogicalResult interchange(RewriterBase &rewriter, linalg::LinalgOp op) {
-  unsigned loops = op.getNumLoops();
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, op);
-  if (failed(generic))
-    return op->emitOpError("cannot generalize for lowering");
-  SmallVector<unsigned> order;
-  for (unsigned d = 0; d + 2 < loops; ++d)
-    order.push_back(d);
-  order.append({loops - 1, loops - 2}); // k before j
-  if (failed(linalg::interchangeGenericOp(rewriter, *generic, order)))
-    return generic->emitOpError("cannot interchange for lowering");
-  return success();
-}
-
 struct LowerTensorCodePass
     : PassWrapper<LowerTensorCodePass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerTensorCodePass)
@@ -741,8 +904,7 @@ struct LowerTensorCodePass
         usableDotInstructions(dotProduct);
     for (linalg::LinalgOp op : contractions)
       if (failed(dotContraction(rewriter, op, usable)) &&
-          failed(vectorizeContraction(rewriter, op)) &&
-          failed(interchange(rewriter, op)))
+          failed(vectorizeContraction(rewriter, op)))
         return signalPassFailure();
     if (failed(runPipeline(tensorPipeline, module)))
       return signalPassFailure();
@@ -766,7 +928,7 @@ struct LowerTensorCodePass
     // one libm call per element.
     if (failed(expandErf(module)))
       return signalPassFailure();
-    expandExp(module);
+    expandExpAndTanh(module);
   }
 
   OpPassManager tensorPipeline, loopPipeline, threadPipeline;

@@ -7,23 +7,28 @@
 // test/Execution/threads.mlir.
 // RUN: approx-opt %s --approx-lower-tensor-code | FileCheck %s
 
-// A contraction's register-block tiles: the M tiles on threads, the N tiles
-// and the K loop inside them sequential.
+// A contraction's register-block tiles: the outer tiles on threads (of N
+// here, B being the larger operand), the inner tiles and the K loop inside
+// them sequential. B's packing by blocks of columns comes first, a loop nest
+// on threads of its own.
 // CHECK-LABEL: func.func @big_matmul(
+// CHECK: memref.alloc() {{.*}} : memref<8x128x32xf32>
+// CHECK: omp.parallel {
+// CHECK: omp.terminator
 // CHECK: omp.parallel {
 // CHECK-NEXT: omp.wsloop {
 // CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // CHECK-NOT: omp.
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NOT: omp.
-// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (vector<14x32xf32>)
 // CHECK: omp.yield
-// The 64 x 256 copy of the result is too small for threads.
+// The 70 x 256 copy of the result is too small for threads.
 // CHECK-NOT: omp.parallel
 // CHECK: return
-func.func @big_matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
-  return %r : tensor<64x256xf32>
+func.func @big_matmul(%a: tensor<70x128xf32>, %b: tensor<128x256xf32>, %c: tensor<70x256xf32>) -> tensor<70x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<70x128xf32>, tensor<128x256xf32>) outs(%c : tensor<70x256xf32>) -> tensor<70x256xf32>
+  return %r : tensor<70x256xf32>
 }
 
 // Elementwise, rank 3: the two outer dimensions collapsed on threads, the
