@@ -242,13 +242,16 @@ Value packColumns(RewriterBase &rewriter, Location loc, Value b,
   SmallVector<AffineExpr> in;
   for (unsigned d = 0; d + 2 < static_cast<unsigned>(rank); ++d)
     in.push_back(getAffineDimExpr(d, ctx));
-  AffineExpr j = getAffineDimExpr(dims - 3, ctx), kk = getAffineDimExpr(dims - 2, ctx),
+  AffineExpr j = getAffineDimExpr(dims - 3, ctx),
+             kk = getAffineDimExpr(dims - 2, ctx),
              l = getAffineDimExpr(dims - 1, ctx);
   in.append({kk, j * cols + l});
   SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, in, ctx),
                                  AffineMap::getMultiDimIdentityMap(dims, ctx)};
-  SmallVector<utils::IteratorType> iterators(dims, utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  SmallVector<utils::IteratorType> iterators(dims,
+                                             utils::IteratorType::parallel);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
   auto pack = linalg::GenericOp::create(
       rewriter, loc, TypeRange{init.getType()}, ValueRange{b}, ValueRange{init},
       maps, iterators, [](OpBuilder &nb, Location l, ValueRange args) {
@@ -334,8 +337,9 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   int64_t m = ranges[loops - 3], n = ranges[loops - 2];
   int64_t mMain = m - m % kF32BlockRows, nMain = n - n % kBlockCols;
   if (mMain == m && nMain == n)
-    return success(succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols)) ||
-                   succeeded(interchange(rewriter, op)));
+    return success(
+        succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols)) ||
+        succeeded(interchange(rewriter, op)));
   // The pieces: [0, mMain) and [mMain, m) rows by [0, nMain) and [nMain, n)
   // columns, each a matmul on slices, inserted into C in turn.
   Location loc = op.getLoc();
