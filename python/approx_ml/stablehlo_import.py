@@ -786,11 +786,23 @@ class Importer:
         xv, pt = self.pad(self.name(x), xt, self._padding(attrs, r), s)
         wdims = [i for i in range(r) if win[i] > 1]
         dom = r + len(wdims)
+        # The loops: the output's dims, then the window's (reductions); but
+        # when the innermost dim has no window (channels last: NHWC
+        # pooling), it stays innermost, after the window, so that the loop
+        # the vectorizer sees runs along contiguous channels.
+        inner = r > 1 and (r - 1) not in wdims
+        out_dims = [f"d{i}" for i in range(r)]
+        win_dims = [f"d{r + j}" for j in range(len(wdims))]
+        its = ['"parallel"'] * r + ['"reduction"'] * len(wdims)
+        if inner:
+            out_dims[r - 1] = f"d{dom - 1}"
+            win_dims = [f"d{r - 1 + j}" for j in range(len(wdims))]
+            its = ['"parallel"'] * (r - 1) + ['"reduction"'] * len(wdims) + ['"parallel"']
         exprs = []
         for i in range(r):
-            e = f"d{i} * {strides[i]}"
+            e = f"{out_dims[i]} * {strides[i]}"
             if i in wdims:
-                e += f" + d{r + wdims.index(i)} * {dilation[i]}"
+                e += f" + {win_dims[wdims.index(i)]} * {dilation[i]}"
             exprs.append(e)
         e = self.empty(out)
         filled = self.fresh()
@@ -802,10 +814,10 @@ class Importer:
             # ops take them): never read.
             wt = TType(tuple(win[i] for i in wdims), xt.elem)
             ins.append((self.empty(wt), wt))
-            maps.append(_map(dom, [f"d{r + j}" for j in range(len(wdims))]))
+            maps.append(_map(dom, win_dims))
             args.append(f"%w: {xt.elem}")
-        maps.append(_map(dom, [f"d{i}" for i in range(r)]))
-        its = ", ".join(['"parallel"'] * r + ['"reduction"'] * len(wdims))
+        maps.append(_map(dom, out_dims))
+        its = ", ".join(its)
         v = self.fresh("pool")
         self.emit_line(
             f"{v} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
