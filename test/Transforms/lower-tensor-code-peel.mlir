@@ -33,7 +33,7 @@ func.func @odd(%a: tensor<20x7xf32>, %b: tensor<7x52xf32>, %c: tensor<20x52xf32>
 }
 
 // B packed by blocks of 32 columns (P[j, k, l] = B[k, 32 j + l]) when more
-// than one block of columns and at least 56 rows use it; each block reads
+// than one block of columns and at least 128 rows use it; each block reads
 // its columns from P[j].
 // CHECK-LABEL: func.func @packed(
 // CHECK: %[[P:.*]] = memref.alloc() {{.*}} : memref<2x64x32xf32>
@@ -43,9 +43,9 @@ func.func @odd(%a: tensor<20x7xf32>, %b: tensor<7x52xf32>, %c: tensor<20x52xf32>
 // CHECK: memref.reinterpret_cast %[[P]] to offset: [%{{.*}}], sizes: [64, 32], strides: [32, 1]
 // CHECK: -> (vector<14x32xf32>)
 // CHECK: return
-func.func @packed(%a: tensor<56x64xf32>, %b: tensor<64x64xf32>, %c: tensor<56x64xf32>) -> tensor<56x64xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<56x64xf32>, tensor<64x64xf32>) outs(%c : tensor<56x64xf32>) -> tensor<56x64xf32>
-  return %r : tensor<56x64xf32>
+func.func @packed(%a: tensor<140x64xf32>, %b: tensor<64x64xf32>, %c: tensor<140x64xf32>) -> tensor<140x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<140x64xf32>, tensor<64x64xf32>) outs(%c : tensor<140x64xf32>) -> tensor<140x64xf32>
+  return %r : tensor<140x64xf32>
 }
 
 // A batch matmul with one row per batch (a GEMV): 1 x 16 blocks.
