@@ -3,7 +3,7 @@
 optima.
 
 For each space kind (spaces.py: the hand-made 'easy' and 'hard', and the
-generated families 'gen-small', 'gen-medium', 'gen-hard') and seed 1..N, the
+generated families 'gen-small', 'gen-medium', 'gen-hard') and each of N seeds, the
 space instance generated from the seed is tuned by approx-tune's search (the
 library, in process through approx_runtime.tune, seeded with the seed; one
 run per budget), by OpenTuner 0.8.8 driven as the seed's runtime drives it
@@ -18,7 +18,8 @@ Printed and written as a table: median and worst ratio per budget and tuner,
 and per peer a one-sided Wilcoxon signed-rank test over the seeds (paired:
 the tuners see the same instances) of approx-tune being closer.
 
-usage: compare.py [--kinds easy,hard,...] [--seeds 10] [--budgets 50,100,200,400,1000]
+usage: compare.py [--kinds easy,hard,...] [--seeds 20] [--first-seed 1]
+                  [--budgets 50,100,200,400,1000]
                   --opentuner-python PY [--optuna-python PY] [--out DIR]
 (benchmarks/tuner/run.sh sets up the peers' environments and calls this.)
 """
@@ -119,7 +120,10 @@ def main():
                                                                     "gen-hard"]),
                    help="space kinds (spaces.KINDS; default %(default)s)")
     p.add_argument("--seeds", type=int, default=20,
-                   help="instances (and tuner seeds) 1..N per kind (default %(default)s)")
+                   help="instances (and tuner seeds) per kind (default %(default)s)")
+    p.add_argument("--first-seed", type=int, default=1,
+                   help="the first seed (default %(default)s; the search was developed on "
+                        "seeds 1-10, so 101 and up are held out)")
     p.add_argument("--budgets", default="50,100,200,400,1000")
     p.add_argument("--opentuner-python", required=True,
                    help="python of an environment with OpenTuner 0.8.8 (run.sh makes one)")
@@ -139,7 +143,7 @@ def main():
     for kind in kinds:
         rows = {t: {b: [] for b in budgets} for t in ["approx-tune"] + peers}
         optima = []
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             space = spaces.generate(kind, seed)
             optimum, _ = space.optimum()
             optima.append(optimum)
@@ -182,7 +186,7 @@ def table(results, budgets, args):
     out = ["# approx-tune against " + " and ".join(TITLES[t] for t in peers)
            + " on synthetic spaces with known optima", "",
            f"Ratio of the best configuration meeting the QoS bound to the optimum (1.000 = "
-           f"optimal), over seeds 1..{args.seeds} (each seed its own space instance and tuner "
+           f"optimal), over seeds {args.first_seed}..{args.first_seed + args.seeds - 1} (each seed its own space instance and tuner "
            "seed; the gen-* kinds are generated families, spaces.py); budgets count distinct "
            "configurations measured. p: one-sided Wilcoxon signed-rank test (paired by seed) "
            "that approx-tune is closer than the peer. Written by `benchmarks/tuner/run.sh` "
