@@ -224,8 +224,6 @@ LogicalResult interchange(RewriterBase &rewriter, linalg::LinalgOp op) {
   return success();
 }
 
-/// `op` tiled by register blocks of rows x cols (which divide its M and N)
-/// and each block vectorized.
 /// B[(batch,) K, N] packed by blocks of `cols` columns:
 /// P[(batch,) j, k, l] = B[(batch,) k, j * cols + l], so that a block's K
 /// rows of B are contiguous.
@@ -266,6 +264,8 @@ Value packColumns(RewriterBase &rewriter, Location loc, Value b,
 /// ms); with 256 (MiniLM on 8 x 32 tokens) it saved 5-10 %.
 constexpr int64_t kPackMinRows = 128;
 
+/// `op` tiled by register blocks of rows x cols (which divide its M and N)
+/// and each block vectorized.
 LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                               int64_t rows, int64_t cols) {
   unsigned loops = op.getNumLoops(); // (batch,) m, n, k
@@ -292,8 +292,11 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     packed = packColumns(rewriter, op.getLoc(), op.getDpsInputs()[1], cols);
   }
   FailureOr<Operation *> tiled = tile(rewriter, op, block, order);
-  if (failed(tiled))
+  if (failed(tiled)) {
+    if (packed)
+      rewriter.eraseOp(packed.getDefiningOp());
     return failure();
+  }
   auto blockOp = cast<linalg::LinalgOp>(*tiled);
   if (auto slice =
           blockOp.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
@@ -325,7 +328,7 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// interchanged (above), and a piece that cannot be blocked too. Rows past
 /// the last whole block of kF32BlockRows and columns past the last whole block
 /// of kBlockCols are peeled into matmuls of their own, blocked by what is
-/// left (a 10-class head: 8 x 10 blocks; a GEMV: 1 x 32), so that skinny
+/// left (a 10-class head: 14 x 10 blocks; a GEMV: 1 x 32), so that skinny
 /// and odd shapes stay in registers instead of falling to scalar loops.
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
                                    linalg::LinalgOp op) {
@@ -342,8 +345,8 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
     return success(
         succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols)) ||
         succeeded(interchange(rewriter, op)));
-  // The pieces: [0, mMain) and [mMain, m) rows by [0, nMain) and [nMain, n)
-  // columns, each a matmul on slices, inserted into C in turn.
+  // The pieces: each segment of rows by each segment of columns (below), a
+  // matmul on slices, inserted into C in turn.
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
@@ -379,13 +382,13 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
     rowSegs.emplace_back(mMain, m - mMain, m - mMain);
   if (nMain)
     colSegs.emplace_back(0, nMain, kBlockCols);
-  int64_t half = kBlockCols / 2, n0 = nMain;
-  if (n - n0 >= half) {
-    colSegs.emplace_back(n0, half, half);
-    n0 += half;
+  int64_t half = kBlockCols / 2, next = nMain;
+  if (n - next >= half) {
+    colSegs.emplace_back(next, half, half);
+    next += half;
   }
-  if (n > n0)
-    colSegs.emplace_back(n0, n - n0, n - n0);
+  if (n > next)
+    colSegs.emplace_back(next, n - next, n - next);
   Value cur = c;
   SmallVector<std::tuple<linalg::LinalgOp, int64_t, int64_t>> pieces;
   for (auto [m0, ms, rows] : rowSegs)
