@@ -304,12 +304,22 @@ class Importer:
                        f"permutation = [{', '.join(str(p) for p in perm)}]")
         return v, dst
 
-    def fill(self, t: TType, value: str) -> str:
-        s = self.scalar_const(value, t.elem)
+    def filled(self, t: TType, scalar: str) -> str:
+        """A tensor of type t holding the scalar named `scalar` everywhere."""
         e = self.empty(t)
         v = self.fresh()
-        self.emit_line(f"{v} = linalg.fill ins({s} : {t.elem}) outs({e} : {t}) -> {t}")
+        self.emit_line(f"{v} = linalg.fill ins({scalar} : {t.elem}) outs({e} : {t}) -> {t}")
         return v
+
+    def fill(self, t: TType, value: str) -> str:
+        """A tensor of type t holding the constant `value` everywhere."""
+        return self.filled(t, self.scalar_const(value, t.elem))
+
+    def scalar_of(self, x) -> str:
+        """The element of a 0-d tensor value (a reduction's init)."""
+        s = self.fresh("s")
+        self.emit_line(f"{s} = tensor.extract {self.name(x)}[] : {ttype(x.type)}")
+        return s
 
     # -- ops ------------------------------------------------------------
     def op(self, o) -> None:
@@ -591,15 +601,7 @@ class Importer:
         xs, inits = operands[:n], operands[n:]
         xts = [ttype(x.type) for x in xs]
         dims = ", ".join(map(str, attrs["dimensions"]))
-        filled = []
-        for init, out in zip(inits, outs):
-            s = self.fresh("s")
-            self.emit_line(f"{s} = tensor.extract {self.name(init)}[] : {ttype(init.type)}")
-            e = self.empty(out)
-            v = self.fresh()
-            self.emit_line(f"{v} = linalg.fill ins({s} : {out.elem}) outs({e} : {out}) "
-                           f"-> {out}")
-            filled.append(v)
+        filled = [self.filled(out, self.scalar_of(init)) for init, out in zip(inits, outs)]
         comb = self._combiner(op, xts[0]) if n == 1 else None
         lines, block = [], op.regions[0].blocks[0]
         if comb:
@@ -692,13 +694,9 @@ class Importer:
         if not any(lo or hi for lo, hi in pads):
             return x, src
         dst = TType(tuple(d + lo + hi for d, (lo, hi) in zip(src.shape, pads)), src.elem)
-        e = self.empty(dst)
-        filled = self.fresh()
-        self.emit_line(f"{filled} = linalg.fill ins({value} : {src.elem}) outs({e} : {dst}) "
-                       f"-> {dst}")
         v = self.fresh("pad")
         self.emit_line(
-            f"{v} = tensor.insert_slice {x} into {filled}"
+            f"{v} = tensor.insert_slice {x} into {self.filled(dst, value)}"
             f"[{', '.join(str(lo) for lo, _ in pads)}] [{', '.join(map(str, src.shape))}] "
             f"[{', '.join(['1'] * src.rank)}] : {src} into {dst}")
         return v, dst
@@ -781,8 +779,7 @@ class Importer:
         dilation = self._ints(attrs, "window_dilations", [1] * r)
         if any(b != 1 for b in self._ints(attrs, "base_dilations", [1] * r)):
             raise UnsupportedOp("reduce_window with base dilations")
-        s = self.fresh("s")
-        self.emit_line(f"{s} = tensor.extract {self.name(init)}[] : {ttype(init.type)}")
+        s = self.scalar_of(init)
         xv, pt = self.pad(self.name(x), xt, self._padding(attrs, r), s)
         wdims = [i for i in range(r) if win[i] > 1]
         dom = r + len(wdims)
@@ -804,10 +801,7 @@ class Importer:
             if i in wdims:
                 e += f" + {win_dims[wdims.index(i)]} * {dilation[i]}"
             exprs.append(e)
-        e = self.empty(out)
-        filled = self.fresh()
-        self.emit_line(f"{filled} = linalg.fill ins({s} : {out.elem}) outs({e} : {out}) "
-                       f"-> {out}")
+        filled = self.filled(out, s)
         ins, maps, args = [(xv, pt)], [_map(dom, exprs)], [f"%in: {xt.elem}"]
         if wdims:
             # The window's extents, for the loop bounds (as linalg's pooling
