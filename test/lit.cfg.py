@@ -70,3 +70,14 @@ if getattr(config, "approx_have_mpi", False) and shutil.which("mpirun"):
     config.substitutions.append(
         ("%mpirun", "env OMPI_MCA_orte_abort_on_non_zero_status=1 "
                     "mpirun --allow-run-as-root --oversubscribe"))
+
+# A CPU with AMX tiles (int8 and bf16) runs the AMX builds of
+# test/Execution/amx-tiles.mlir; elsewhere only their IR is checked.
+try:
+    with open("/proc/cpuinfo") as f:
+        cpu_flags = next((l.split(":", 1)[1].split() for l in f
+                          if l.startswith("flags")), [])
+except OSError:
+    cpu_flags = []
+if {"amx_tile", "amx_int8", "amx_bf16"} <= set(cpu_flags):
+    config.available_features.add("amx")

@@ -66,10 +66,20 @@ llvm::Expected<Lowered> lower(StringRef source, StringRef bufferName,
     SourceMgrDiagnosticHandler handler(sourceMgr, out.ctx.get(), os);
     if (!approx::reportSourceProblems(sourceMgr, os))
       out.module = parseSourceFile<ModuleOp>(sourceMgr, out.ctx.get());
+    // LLVM cannot select AMX tiles without optimization.
+    DotProduct dot = options.dotProduct;
+    if (options.optLevel == 0 && dot == DotProduct::Host)
+      dot = DotProduct::Vectors;
+    if (options.optLevel == 0 && dot == DotProduct::Amx)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          bufferName + ": error: AMX tiles (dot-product amx) need "
+                       "optimization level 1 or more: LLVM cannot select "
+                       "them at -O0\n");
     if (out.module) {
       PassManager pm(out.ctx.get());
       buildApproxPipeline(pm, {options.configPath, options.mode, options.exact,
-                               PipelineStage::LLVM, options.dotProduct});
+                               PipelineStage::LLVM, dot});
       if (failed(pm.run(*out.module)))
         out.module = nullptr;
     }
@@ -150,6 +160,8 @@ JitModule::create(StringRef source, StringRef bufferName,
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
   all.emplace_back(APPROX_RT_FREE_FN,
                    reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  all.emplace_back(APPROX_RT_AMX_FN,
+                   reinterpret_cast<void *>(&approx_rt_amx_permit));
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);

@@ -9,8 +9,9 @@
 //     products); the accumulator's read and write are hoisted out of the K
 //     loop (a vector carried by the loop), so a block stays in registers. An
 //     int8 one (decode_quantize's) with K a multiple of 4, or a bf16 one
-//     (precision_reduce's) with K even, runs the same blocks on AVX-512 VNNI
-//     or BF16 dot products where the target has them (dot-product). Other
+//     (precision_reduce's) with K even, runs on AMX tiles (AmxTiles.cpp),
+//     or the same blocks on AVX-512 VNNI or BF16 dot products, where the
+//     target has them (dot-product). Other
 //     matmuls loop as (batch,) i, k, j, which clang vectorizes along rows.
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
@@ -22,8 +23,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LowerTensorCode.h"
+#include "AmxTiles.h"
+
+#include "approx_runtime.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -40,6 +45,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -73,6 +79,10 @@ static void expandExpAndTanh(Operation *root) {
            name == math::TanhOp::getOperationName();
   });
   walkAndApplyPatterns(root, FrozenRewritePatternSet(std::move(patterns)));
+}
+
+void markIndependent(Operation *loop) {
+  loop->setAttr(kIndependentIterations, UnitAttr::get(loop->getContext()));
 }
 
 namespace {
@@ -124,10 +134,6 @@ bool hasTensors(ModuleOp module) {
         return WalkResult::advance();
       })
       .wasInterrupted();
-}
-
-void markIndependent(Operation *loop) {
-  loop->setAttr(kIndependentIterations, UnitAttr::get(loop->getContext()));
 }
 
 /// Tiles `op` by `sizes` (0 = untiled), replacing it; the tiled op.
@@ -421,39 +427,61 @@ struct DotInstruction {
   bool unsignedA; // the first operand is unsigned (offset by 128)
   StringLiteral hostFeature;
   ArrayRef<StringLiteral> features; // what a function using it needs
+  /// The AMX tile instruction for the same types (AmxTiles.cpp: signed
+  /// operands, B packed by the same groups), the host feature it needs, and
+  /// what a function using it needs.
+  StringLiteral tileHostFeature;
+  ArrayRef<StringLiteral> tileFeatures;
 };
 constexpr int64_t kDotLanes = 16;
 constexpr StringLiteral kVnniFeatures[] = {"+avx512f", "+avx512bw",
                                            "+avx512vnni"};
 constexpr StringLiteral kBf16Features[] = {"+avx512f", "+avx512bw",
                                            "+avx512bf16"};
-/// vpdpbusd: unsigned by signed bytes into i32 (decode_quantize's int8).
+constexpr StringLiteral kAmxInt8Features[] = {"+amx-tile", "+amx-int8"};
+constexpr StringLiteral kAmxBf16Features[] = {"+amx-tile", "+amx-bf16"};
+/// vpdpbusd: unsigned by signed bytes into i32 (decode_quantize's int8);
+/// tdpbssd on tiles (signed by signed).
 constexpr DotInstruction kVpdpbusd = {"llvm.x86.avx512.vpdpbusd.512",
                                       "__approx_vpdpbusd_512",
                                       4,
                                       true,
                                       "avx512vnni",
-                                      kVnniFeatures};
-/// vdpbf16ps: bf16 pairs into f32 (precision_reduce's bf16).
+                                      kVnniFeatures,
+                                      "amx-int8",
+                                      kAmxInt8Features};
+/// vdpbf16ps: bf16 pairs into f32 (precision_reduce's bf16); tdpbf16ps on
+/// tiles.
 constexpr DotInstruction kVdpbf16ps = {"llvm.x86.avx512bf16.dpbf16ps.512",
                                        "__approx_dpbf16ps_512",
                                        2,
                                        false,
                                        "avx512bf16",
-                                       kBf16Features};
+                                       kBf16Features,
+                                       "amx-bf16",
+                                       kAmxBf16Features};
 constexpr const DotInstruction *kDotInstructions[] = {&kVpdpbusd, &kVdpbf16ps};
 
-/// The instructions `choice` lets the lowering use (decided once per run).
-SmallVector<const DotInstruction *> usableDotInstructions(DotProduct choice) {
-  SmallVector<const DotInstruction *> usable;
+/// The instructions `choice` lets the lowering use (decided once per run):
+/// on AMX tiles, or in AVX-512 register blocks.
+struct UsableDots {
+  SmallVector<const DotInstruction *> tiles, vectors;
+};
+UsableDots usableDotInstructions(DotProduct choice) {
+  UsableDots usable;
   if (choice == DotProduct::Loops)
     return usable;
   llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
-  for (const DotInstruction *dot : kDotInstructions)
+  for (const DotInstruction *dot : kDotInstructions) {
+    if (choice == DotProduct::Amx ||
+        (choice == DotProduct::Host && host.lookup("amx-tile") &&
+         host.lookup(dot->tileHostFeature) && processHasAmxTiles()))
+      usable.tiles.push_back(dot);
     if (choice == DotProduct::Avx512 ||
-        (host.lookup("avx512f") && host.lookup("avx512bw") &&
-         host.lookup(dot->hostFeature)))
-      usable.push_back(dot);
+        (choice != DotProduct::Amx && host.lookup("avx512f") &&
+         host.lookup("avx512bw") && host.lookup(dot->hostFeature)))
+      usable.vectors.push_back(dot);
+  }
   return usable;
 }
 
@@ -500,6 +528,9 @@ public:
   /// The register blocks over A, the packed B and C: (batch,) rows by 8,
   /// columns by 32, each a K loop of dot products (placeholder calls).
   scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module);
+  /// C += A * the packed B as one generic marked for AMX tiles
+  /// (kTileContraction: lowerTileContractions after bufferization).
+  Value tiles(Value a, Value packed, Value c);
 
 private:
   static SmallVector<utils::IteratorType> parallel(unsigned count) {
@@ -742,22 +773,139 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
   return nest.results;
 }
 
-/// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] as `dot`'s
-/// products in register blocks of 8 x 32 (16 accumulators carried along K),
-/// B packed by groups along K. For vpdpbusd, whose first operand is
-/// unsigned, A is offset by 128 (a ^ 0x80) and 128 * colsum(B) subtracted
-/// from C first: exact in i32. Failure (types without a `usable`
-/// instruction, shape) leaves the op as is.
+Value DotLowering::tiles(Value a, Value packed, Value c) {
+  int64_t g = dot.group;
+  unsigned rank = lead + 4; // (batch,) m, n, k / g, k % g
+  AffineExpr row = getAffineDimExpr(lead, ctx),
+             col = getAffineDimExpr(lead + 1, ctx),
+             kq = getAffineDimExpr(lead + 2, ctx),
+             kr = getAffineDimExpr(lead + 3, ctx);
+  SmallVector<utils::IteratorType> iters = parallel(rank);
+  iters[lead + 2] = iters[lead + 3] = utils::IteratorType::reduction;
+  auto op = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{c.getType()}, ValueRange{a, packed},
+      ValueRange{c},
+      ArrayRef<AffineMap>{
+          AffineMap::get(rank, 0, batchedExprs({row, kq * g + kr}), ctx),
+          AffineMap::get(rank, 0, batchedExprs({kq, col, kr}), ctx),
+          AffineMap::get(rank, 0, batchedExprs({row, col}), ctx)},
+      iters, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value sum;
+        if (isa<FloatType>(accumulator)) {
+          Value x = arith::ExtFOp::create(nb, l, accumulator, args[0]),
+                y = arith::ExtFOp::create(nb, l, accumulator, args[1]);
+          sum = arith::AddFOp::create(nb, l, args[2],
+                                      arith::MulFOp::create(nb, l, x, y));
+        } else {
+          Value x = arith::ExtSIOp::create(nb, l, accumulator, args[0]),
+                y = arith::ExtSIOp::create(nb, l, accumulator, args[1]);
+          sum = arith::AddIOp::create(nb, l, args[2],
+                                      arith::MulIOp::create(nb, l, x, y));
+        }
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  op->setAttr(kTileContraction, rewriter.getUnitAttr());
+  return op.getResult(0);
+}
+
+/// `v` with zeros after the end of its last two dimensions, up to multiples
+/// of `rows` and `cols` (`v` itself where they are).
+Value padHigh(RewriterBase &rewriter, Location loc, Value v, int64_t rows,
+              int64_t cols) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  size_t rank = shape.size();
+  shape[rank - 2] = llvm::divideCeil(shape[rank - 2], rows) * rows;
+  shape[rank - 1] = llvm::divideCeil(shape[rank - 1], cols) * cols;
+  if (ArrayRef<int64_t>(shape) == type.getShape())
+    return v;
+  Type element = type.getElementType();
+  Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                         rewriter.getZeroAttr(element));
+  return tensor::createPadHighOp(RankedTensorType::get(shape, element), v,
+                                 zero, /*nofold=*/false, loc, rewriter);
+}
+
+/// `features` added to those `fn` is compiled with, whatever the target's
+/// defaults.
+void addTargetFeatures(Operation *fn, ArrayRef<StringLiteral> features) {
+  StringRef name = LLVM::TargetFeaturesAttr::getAttributeName();
+  SmallVector<StringRef> all(features.begin(), features.end());
+  if (auto old = fn->getAttrOfType<LLVM::TargetFeaturesAttr>(name))
+    for (StringAttr f : old.getFeatures())
+      if (!llvm::is_contained(all, f.getValue()))
+        all.push_back(f.getValue());
+  fn->setAttr(name, LLVM::TargetFeaturesAttr::get(fn->getContext(), all));
+}
+
+/// `fn` asks the runtime for the AMX tile state on entry
+/// (approx_rt_amx_permit), once however many contractions it has.
+void requestTiles(RewriterBase &rewriter, FunctionOpInterface fn) {
+  auto module = fn->getParentOfType<ModuleOp>();
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (!module.lookupSymbol(APPROX_RT_AMX_FN)) {
+    rewriter.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(rewriter, fn.getLoc(), APPROX_RT_AMX_FN,
+                         rewriter.getFunctionType({}, {}))
+        .setPrivate();
+  }
+  Block &entry = fn.getFunctionBody().front();
+  if (auto first = dyn_cast<func::CallOp>(entry.front()))
+    if (first.getCallee() == APPROX_RT_AMX_FN)
+      return;
+  rewriter.setInsertionPointToStart(&entry);
+  func::CallOp::create(rewriter, fn.getLoc(), APPROX_RT_AMX_FN, TypeRange{},
+                       ValueRange{});
+}
+
+/// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] with B packed by
+/// `dot`'s groups along K, on AMX tiles where `usable` has them (any static
+/// shape: AmxTiles.cpp), else as `dot`'s products in register blocks of
+/// 8 x 32 (16 accumulators carried along K; M and N multiples of those).
+/// For vpdpbusd, whose first operand is unsigned, A is offset by 128
+/// (a ^ 0x80) and 128 * colsum(B) subtracted from C first: exact in i32.
+/// Failure (types without a `usable` instruction, shape) leaves the op as
+/// is.
 LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                             ArrayRef<const DotInstruction *> usable) {
+                             const UsableDots &usable) {
   const DotInstruction *found = dotInstructionFor(op);
-  if (!found || !llvm::is_contained(usable, found))
+  if (!found)
     return failure();
   const DotInstruction &dot = *found;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size(); // (batch,) m, n, k
-  if (ShapedType::isDynamicShape(ranges) || ranges[loops - 3] % kBlockRows ||
-      ranges[loops - 2] % kBlockCols || ranges[loops - 1] % dot.group)
+  if (ShapedType::isDynamicShape(ranges) || ranges[loops - 1] % dot.group)
+    return failure();
+  auto fn = op->getParentOfType<FunctionOpInterface>();
+  if (llvm::is_contained(usable.tiles, found) && fn) {
+    // Whole tiles only: M, N and K padded with zeros (AmxTiles.h).
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value c = op.getDpsInits()[0];
+    int64_t row = tileRowOperands(elementType(op.getDpsInputs()[0]));
+    Value a = padHigh(rewriter, loc, op.getDpsInputs()[0], kTileRows, row),
+          b = padHigh(rewriter, loc, op.getDpsInputs()[1], row, kTileRows),
+          cp = padHigh(rewriter, loc, c, kTileRows, kTileRows);
+    Operation *whole = mlir::clone(rewriter, op, {cp.getType()}, {a, b, cp});
+    DotLowering lowering(rewriter, cast<linalg::LinalgOp>(whole), dot);
+    rewriter.eraseOp(whole);
+    Value result = lowering.tiles(a, lowering.pack(b), cp);
+    if (cp != c) {
+      auto type = cast<RankedTensorType>(c.getType());
+      SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0)),
+          ones(type.getRank(), rewriter.getIndexAttr(1)),
+          sizes = getAsIndexOpFoldResult(rewriter.getContext(),
+                                         type.getShape());
+      result = tensor::ExtractSliceOp::create(rewriter, loc, result, zeros,
+                                              sizes, ones);
+    }
+    addTargetFeatures(fn, dot.tileFeatures);
+    requestTiles(rewriter, fn);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  if (!llvm::is_contained(usable.vectors, found) ||
+      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols)
     return failure();
   rewriter.setInsertionPoint(op);
   DotLowering lowering(rewriter, op, dot);
@@ -769,18 +917,8 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     c = lowering.lessColumnSums(c, packed);
   scf::ValueVector results =
       lowering.blocks(a, packed, c, op->getParentOfType<ModuleOp>());
-  // The function is compiled with the features the instruction needs,
-  // whatever the target's defaults.
-  if (auto fn = op->getParentOfType<FunctionOpInterface>()) {
-    StringRef name = LLVM::TargetFeaturesAttr::getAttributeName();
-    SmallVector<StringRef> features(dot.features.begin(), dot.features.end());
-    if (auto old = fn->getAttrOfType<LLVM::TargetFeaturesAttr>(name))
-      for (StringAttr f : old.getFeatures())
-        if (!llvm::is_contained(features, f.getValue()))
-          features.push_back(f.getValue());
-    fn->setAttr(name,
-                LLVM::TargetFeaturesAttr::get(rewriter.getContext(), features));
-  }
+  if (fn)
+    addTargetFeatures(fn, dot.features);
   rewriter.replaceOp(op, results);
   return success();
 }
@@ -891,7 +1029,8 @@ struct LowerTensorCodePass
     tensorPipeline.getDependentDialects(registry);
     loopPipeline.getDependentDialects(registry);
     threadPipeline.getDependentDialects(registry);
-    registry.insert<linalg::LinalgDialect, LLVM::LLVMDialect, scf::SCFDialect,
+    registry.insert<amx::AMXDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                    scf::SCFDialect,
                     tensor::TensorDialect, vector::VectorDialect>();
   }
 
@@ -909,8 +1048,7 @@ struct LowerTensorCodePass
           op.hasPureTensorSemantics())
         contractions.push_back(op);
     });
-    SmallVector<const DotInstruction *> usable =
-        usableDotInstructions(dotProduct);
+    UsableDots usable = usableDotInstructions(dotProduct);
     for (linalg::LinalgOp op : contractions)
       if (failed(dotContraction(rewriter, op, usable)) &&
           failed(vectorizeContraction(rewriter, op)))
@@ -918,6 +1056,7 @@ struct LowerTensorCodePass
     if (failed(runPipeline(tensorPipeline, module)))
       return signalPassFailure();
     callDotInstructions(module);
+    lowerTileContractions(module);
     // Buffer copies become loops like the rest (memref.copy of a strided
     // buffer would call MLIR's runtime library otherwise).
     module.walk([](memref::CopyOp copy) {

@@ -21,6 +21,7 @@ std::unique_ptr<mlir::Pass> createLowerTensorCodePass(DotProduct dotProduct);
 /// contraction, each writing its own block of C): after bufferization it may
 /// run on threads (chooseParallelLoops).
 constexpr llvm::StringLiteral kIndependentIterations = "approx.independent";
+void markIndependent(mlir::Operation *loop);
 
 /// The loops of bufferized tensor code that run on threads: the outermost
 /// independent loop of each nest (scf.parallel, or scf.for marked

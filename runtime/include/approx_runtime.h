@@ -124,6 +124,16 @@ void *_mlir_memref_to_llvm_alloc(size_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
 
+/* ---- AMX tiles ------------------------------------------------------------
+ * Tensor code whose int8 / bf16 matmuls run on Intel AMX tiles calls this on
+ * entry to each function that uses them: Linux gives a process the tiles'
+ * state only when asked (arch_prctl ARCH_REQ_XCOMP_PERM), and an AMX
+ * instruction without it is SIGILL. Asked once per process; a refusal ends
+ * the process with a message (the code cannot run without the tiles, and the
+ * compiler used them only because its own process was granted them). */
+#define APPROX_RT_AMX_FN "approx_rt_amx_permit"
+void approx_rt_amx_permit(void);
+
 #ifdef __cplusplus
 }
 #endif

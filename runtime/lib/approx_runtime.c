@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 enum { kMaxSlots = APPROX_RT_MAX_PARAMS };
 
@@ -567,6 +571,29 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
   return _mlir_memref_to_llvm_aligned_alloc(kBufferAlign, size);
+}
+
+void approx_rt_amx_permit(void) {
+  static atomic_int granted;
+  if (atomic_load_explicit(&granted, memory_order_acquire))
+    return;
+#if defined(__linux__) && defined(__x86_64__)
+  /* ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA (asm/prctl.h). */
+  if (syscall(SYS_arch_prctl, 0x1023, 18) == 0) {
+    atomic_store_explicit(&granted, 1, memory_order_release);
+    return;
+  }
+  fprintf(stderr,
+          "approx runtime: the kernel refused this process the AMX tile "
+          "state (arch_prctl: %s); this code's int8/bf16 matmuls were "
+          "compiled for AMX tiles (rebuild it with --approx-dot-product=avx512 "
+          "or loops)\n",
+          strerror(errno));
+#else
+  fprintf(stderr, "approx runtime: this code uses AMX tiles, which need "
+                  "Linux on x86-64\n");
+#endif
+  abort();
 }
 
 void _mlir_memref_to_llvm_free(void *p) {

@@ -4,8 +4,14 @@
 // packed by groups of 4 along K) and of AVX-512 BF16 ones for bf16 (B packed
 // by pairs along K, no offset) in functions that get the instructions' target
 // features; shapes the blocks do not divide and dot-product=loops keep loops.
-// Execution: test/Execution/ml-transforms.mlir.
+// With dot-product=amx, AMX tiles (signed int8, no offset; bf16): M, N and K
+// padded with zeros to whole tiles, B packed by the same groups, blocks of
+// 2 x 2 accumulator tiles loaded from C once, a K loop of tile products, and
+// the function asks the runtime for the tiles on entry. K not a multiple of
+// the group keeps loops.
+// Execution: test/Execution/ml-transforms.mlir, test/Execution/amx-tiles.mlir.
 // RUN: approx-opt %s --approx-lower-tensor-code="dot-product=avx512" | FileCheck %s --check-prefix=VNNI
+// RUN: approx-opt %s --approx-lower-tensor-code="dot-product=amx" | FileCheck %s --check-prefix=AMX
 // RUN: approx-opt %s --approx-lower-tensor-code="dot-product=loops" | FileCheck %s --check-prefix=LOOPS
 
 // VNNI-LABEL: func.func @qmm(
@@ -21,6 +27,38 @@
 // VNNI-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // VNNI: scf.yield
 // VNNI-COUNT-16: vector.transfer_write %{{.*}} : vector<16xi32>, memref<16x64xi32>
+// AMX: func.func private @approx_rt_amx_permit()
+// AMX-LABEL: func.func @qmm(
+// AMX-SAME: target_features = #llvm.target_features<["+amx-tile", "+amx-int8"]>
+// AMX-NOT: arith.xori
+// AMX: call @approx_rt_amx_permit()
+// AMX: memref.alloc() {{.*}} : memref<16x64xi8>
+// AMX: memref.alloc() {{.*}} : memref<64x64xi8>
+// AMX: memref.alloc() {{.*}} : memref<16x64x4xi8>
+// AMX: memref.reinterpret_cast {{.*}} to memref<16x256xi8>
+// AMX: scf.for
+// AMX: scf.for
+// AMX-COUNT-2: amx.tile_load %{{.*}} : memref<16x64xi32> into !amx.tile<16x16xi32>
+// AMX: scf.for
+// AMX: amx.tile_load %{{.*}} : memref<16x64xi8> into !amx.tile<16x64xi8>
+// AMX-COUNT-2: amx.tile_load %{{.*}} : memref<16x256xi8> into !amx.tile<16x64xi8>
+// AMX-COUNT-2: amx.tile_muli %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
+// AMX: scf.yield
+// AMX-COUNT-2: amx.tile_store %{{.*}} : memref<16x64xi32>, !amx.tile<16x16xi32>
+// AMX-LABEL: func.func @qbmm(
+// AMX: call @approx_rt_amx_permit()
+// AMX: amx.tile_muli
+// AMX-LABEL: func.func @qmm_small(
+// AMX-NOT: amx.
+// AMX: return
+// AMX-LABEL: func.func @bf16mm(
+// AMX-SAME: target_features = #llvm.target_features<["+amx-tile", "+amx-bf16"]>
+// AMX: call @approx_rt_amx_permit()
+// AMX: memref.alloc() {{.*}} : memref<16x64x2xbf16>
+// AMX-COUNT-2: amx.tile_mulf %{{.*}} : !amx.tile<16x32xbf16>, !amx.tile<16x32xbf16>, !amx.tile<16x16xf32>
+// AMX-LABEL: func.func @bf16mm_odd(
+// AMX-NOT: amx.
+// AMX: return
 // LOOPS-LABEL: func.func @qmm(
 // LOOPS-NOT: target_features
 // LOOPS-NOT: vpdpbusd

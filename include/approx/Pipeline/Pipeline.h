@@ -36,9 +36,16 @@ enum class PipelineStage {
 /// How int8 and bf16 matmuls (decode_quantize's, precision_reduce's) become
 /// native code.
 enum class DotProduct {
-  /// Register blocks of AVX-512 dot products (VNNI for int8, BF16 for bf16)
-  /// where the compiling host has the instructions, else Loops.
+  /// AMX tiles where the compiling host has them (amx_int8 / amx_bf16) and
+  /// its kernel grants them to the process, else as Vectors. Code compiled
+  /// at -O0 takes Vectors: LLVM cannot select AMX tiles there.
   Host,
+  /// AMX tiles (functions get the amx-tile and amx-int8 / amx-bf16
+  /// features: the code needs such a CPU, and Linux to grant the tiles).
+  Amx,
+  /// Register blocks of AVX-512 dot products (VNNI for int8, BF16 for bf16)
+  /// where the compiling host has the instructions, else Loops; never AMX.
+  Vectors,
   /// Register blocks of AVX-512 VNNI and BF16 dot products (functions get
   /// the avx512vnni / avx512bf16 features: the code needs a CPU with them).
   Avx512,
@@ -63,8 +70,13 @@ constexpr const char *kDotProductDescription =
 inline auto dotProductValues() {
   return llvm::cl::values(
       clEnumValN(DotProduct::Host, "host",
+                 "AMX tiles, else AVX-512 VNNI / BF16 register blocks, "
+                 "where this machine has them (at -O0: as vectors)"),
+      clEnumValN(DotProduct::Amx, "amx",
+                 "AMX tiles (the code needs such a CPU; -O1 or more)"),
+      clEnumValN(DotProduct::Vectors, "vectors",
                  "AVX-512 VNNI / BF16 register blocks where this machine "
-                 "has them"),
+                 "has them, never AMX tiles"),
       clEnumValN(DotProduct::Avx512, "avx512",
                  "AVX-512 VNNI / BF16 register blocks (the code needs such a "
                  "CPU)"),
