@@ -77,7 +77,7 @@ class TileContraction {
 public:
   explicit TileContraction(linalg::GenericOp op)
       : op(op), a(op.getDpsInputs()[0]), packed(op.getDpsInputs()[1]),
-        c(op.getDpsInits()[0]) {
+        c(op.getDpsInits()[0]), zeroInit(op->hasAttr(kTileZeroInit)) {
     auto cType = cast<MemRefType>(c.getType());
     auto pType = cast<MemRefType>(packed.getType());
     batched = cType.getRank() == 3;
@@ -130,6 +130,7 @@ private:
   linalg::GenericOp op;
   Location loc = op.getLoc();
   Value a, packed, c, columns; // columns: packed as [.., K / g, N * g]
+  bool zeroInit;
   bool batched;
   int64_t m, n, k, group, kStep;
   Type operand, accumulator;
@@ -177,7 +178,9 @@ void TileContraction::block(OpBuilder &b, ValueRange batch, Value i0,
       corners.push_back(
           at(batch, plus(b, i0, r * kTileRows), plus(b, j0, cn * kTileRows)));
       accs.push_back(
-          amx::TileLoadOp::create(b, loc, accType, c, corners.back()));
+          zeroInit ? amx::TileZeroOp::create(b, loc, accType).getResult()
+                   : amx::TileLoadOp::create(b, loc, accType, c, corners.back())
+                         .getResult());
     }
   auto loop = scf::ForOp::create(
       b, loc, index(b, 0), index(b, k), index(b, kStep), accs,
@@ -241,8 +244,16 @@ void lowerTileContractions(ModuleOp module) {
   for (linalg::GenericOp op : marked) {
     TileContraction contraction(op);
     op->removeAttr(kTileContraction);
-    if (contraction.fits())
+    if (contraction.fits()) {
       contraction.build();
+    } else if (op->removeAttr(kTileZeroInit)) {
+      OpBuilder b(op);
+      Value c = op.getDpsInits()[0];
+      Type element = cast<MemRefType>(c.getType()).getElementType();
+      Value zero = arith::ConstantOp::create(b, op.getLoc(), element,
+                                             b.getZeroAttr(element));
+      linalg::FillOp::create(b, op.getLoc(), zero, c);
+    }
   }
 }
 

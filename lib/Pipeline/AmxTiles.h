@@ -17,6 +17,12 @@ namespace approx {
 /// tiles take it.
 constexpr llvm::StringLiteral kTileContraction = "approx.amx_tiles";
 
+/// The attribute (unit) of a marked contraction whose C is zeros whatever
+/// its operand holds (a tensor.empty in place of a fill of zeros): the
+/// accumulators start as zero tiles, or C is filled first where the tiles
+/// do not take it.
+constexpr llvm::StringLiteral kTileZeroInit = "approx.amx_zero_init";
+
 /// Rows of a tile, and columns of an accumulator tile (64 bytes of i32 or
 /// f32): a marked contraction's M and N are multiples of it.
 constexpr int64_t kTileRows = 16;

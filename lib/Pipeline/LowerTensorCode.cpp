@@ -48,6 +48,7 @@
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Pass/PassManager.h"
@@ -529,8 +530,9 @@ public:
   /// columns by 32, each a K loop of dot products (placeholder calls).
   scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module);
   /// C += A * the packed B as one generic marked for AMX tiles
-  /// (kTileContraction: lowerTileContractions after bufferization).
-  Value tiles(Value a, Value packed, Value c);
+  /// (kTileContraction: lowerTileContractions after bufferization); C's
+  /// contents are zeros if `zeroInit` (kTileZeroInit: C may be empty).
+  Value tiles(Value a, Value packed, Value c, bool zeroInit);
 
 private:
   static SmallVector<utils::IteratorType> parallel(unsigned count) {
@@ -773,7 +775,7 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
   return nest.results;
 }
 
-Value DotLowering::tiles(Value a, Value packed, Value c) {
+Value DotLowering::tiles(Value a, Value packed, Value c, bool zeroInit) {
   int64_t g = dot.group;
   unsigned rank = lead + 4; // (batch,) m, n, k / g, k % g
   AffineExpr row = getAffineDimExpr(lead, ctx),
@@ -805,18 +807,24 @@ Value DotLowering::tiles(Value a, Value packed, Value c) {
         linalg::YieldOp::create(nb, l, sum);
       });
   op->setAttr(kTileContraction, rewriter.getUnitAttr());
+  if (zeroInit)
+    op->setAttr(kTileZeroInit, rewriter.getUnitAttr());
   return op.getResult(0);
 }
 
 /// `v` with zeros after the end of its last two dimensions, up to multiples
 /// of `rows` and `cols` (`v` itself where they are).
-Value padHigh(RewriterBase &rewriter, Location loc, Value v, int64_t rows,
-              int64_t cols) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape(type.getShape());
+SmallVector<int64_t> paddedShape(Value v, int64_t rows, int64_t cols) {
+  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
   size_t rank = shape.size();
   shape[rank - 2] = llvm::divideCeil(shape[rank - 2], rows) * rows;
   shape[rank - 1] = llvm::divideCeil(shape[rank - 1], cols) * cols;
+  return shape;
+}
+Value padHigh(RewriterBase &rewriter, Location loc, Value v, int64_t rows,
+              int64_t cols) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape = paddedShape(v, rows, cols);
   if (ArrayRef<int64_t>(shape) == type.getShape())
     return v;
   Type element = type.getElementType();
@@ -884,12 +892,22 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     Value c = op.getDpsInits()[0];
     int64_t row = tileRowOperands(elementType(op.getDpsInputs()[0]));
     Value a = padHigh(rewriter, loc, op.getDpsInputs()[0], kTileRows, row),
-          b = padHigh(rewriter, loc, op.getDpsInputs()[1], row, kTileRows),
-          cp = padHigh(rewriter, loc, c, kTileRows, kTileRows);
+          b = padHigh(rewriter, loc, op.getDpsInputs()[1], row, kTileRows);
+    // C a fill of zeros (the usual init): the accumulators start as zero
+    // tiles, and C is neither filled nor read.
+    auto fill = c.getDefiningOp<linalg::FillOp>();
+    bool zeroInit = fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+                             matchPattern(fill.value(), m_Zero()));
+    Value cp = zeroInit ? tensor::EmptyOp::create(
+                              rewriter, loc,
+                              paddedShape(c, kTileRows, kTileRows),
+                              elementType(c))
+                              .getResult()
+                        : padHigh(rewriter, loc, c, kTileRows, kTileRows);
     Operation *whole = mlir::clone(rewriter, op, {cp.getType()}, {a, b, cp});
     DotLowering lowering(rewriter, cast<linalg::LinalgOp>(whole), dot);
     rewriter.eraseOp(whole);
-    Value result = lowering.tiles(a, lowering.pack(b), cp);
+    Value result = lowering.tiles(a, lowering.pack(b), cp, zeroInit);
     if (cp != c) {
       auto type = cast<RankedTensorType>(c.getType());
       SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0)),
@@ -902,6 +920,8 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     addTargetFeatures(fn, dot.tileFeatures);
     requestTiles(rewriter, fn);
     rewriter.replaceOp(op, result);
+    if (fill && fill->use_empty())
+      rewriter.eraseOp(fill);
     return success();
   }
   if (!llvm::is_contained(usable.vectors, found) ||

@@ -34,19 +34,24 @@
 // AMX: call @approx_rt_amx_permit()
 // AMX: memref.alloc() {{.*}} : memref<16x64xi8>
 // AMX: memref.alloc() {{.*}} : memref<64x64xi8>
+// AMX-NOT: memref.store %c0_i32
+// AMX: memref.alloc() {{.*}} : memref<16x64xi32>
+// AMX-NOT: memref.store %c0_i32
 // AMX: memref.alloc() {{.*}} : memref<16x64x4xi8>
 // AMX: memref.reinterpret_cast {{.*}} to memref<16x256xi8>
 // AMX: scf.for
 // AMX: scf.for
-// AMX-COUNT-2: amx.tile_load %{{.*}} : memref<16x64xi32> into !amx.tile<16x16xi32>
+// AMX-COUNT-2: amx.tile_zero : !amx.tile<16x16xi32>
 // AMX: scf.for
 // AMX: amx.tile_load %{{.*}} : memref<16x64xi8> into !amx.tile<16x64xi8>
 // AMX-COUNT-2: amx.tile_load %{{.*}} : memref<16x256xi8> into !amx.tile<16x64xi8>
 // AMX-COUNT-2: amx.tile_muli %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
 // AMX: scf.yield
 // AMX-COUNT-2: amx.tile_store %{{.*}} : memref<16x64xi32>, !amx.tile<16x16xi32>
+// C an argument, not zeros: its tiles are loaded.
 // AMX-LABEL: func.func @qbmm(
 // AMX: call @approx_rt_amx_permit()
+// AMX: amx.tile_load %{{.*}} : memref<3x16x32xi32> into !amx.tile<16x16xi32>
 // AMX: amx.tile_muli
 // AMX-LABEL: func.func @qmm_small(
 // AMX-NOT: amx.
