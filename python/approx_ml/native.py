@@ -23,19 +23,23 @@ _CT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
 # Native modules run their large loops on libomp's threads, which spin for
 # KMP_BLOCKTIME after each loop (200 ms by default) and take the cores from
 # the next XLA or IREE call in the process (issue 41; measured by
-# benchmarks/ml/omp_blocktime.py). Unless the user chose a value, they
-# sleep at once: the variable for libomp's start (this module is imported
-# before a native library loads it), kmp_set_blocktime for a libomp
-# started earlier (it applies to the calling thread's loops).
+# benchmarks/ml/omp_blocktime.py). Unless the user chose a value, they spin
+# for 1 ms: long enough to cover the gaps between one call's loops (at 0,
+# every loop wakes sleeping threads: a GRU's 128 loops per call took 36 ms
+# instead of 6.6 on a 2-core VM), short enough to be asleep by the next
+# call. The variable serves libomp's start (this module is imported before
+# a native library loads it), kmp_set_blocktime a libomp started earlier
+# (it applies to the calling thread's loops).
+_BLOCKTIME_MS = 1
 _USER_BLOCKTIME = "KMP_BLOCKTIME" in os.environ
-os.environ.setdefault("KMP_BLOCKTIME", "0")
+os.environ.setdefault("KMP_BLOCKTIME", str(_BLOCKTIME_MS))
 
 
 def _quiet_omp() -> None:
     if _USER_BLOCKTIME:
         return
     try:
-        ctypes.CDLL("libomp.so.5").kmp_set_blocktime(0)
+        ctypes.CDLL("libomp.so.5").kmp_set_blocktime(_BLOCKTIME_MS)
     except (OSError, AttributeError):
         pass  # no libomp loaded or loadable: nothing spins
 

@@ -252,3 +252,19 @@ def test_calls_take_what_the_jax_function_took(backend):
     got64 = module.f({"w": np.float64(2), "b": b.astype(np.float64)},
                      (x0.astype(np.float64), x1.astype(np.int64)))
     np.testing.assert_allclose(np.asarray(got64), want)
+
+
+def test_openmp_block_time_default():
+    """approx_ml.native sets KMP_BLOCKTIME to 1 ms for libomp unless the
+    user chose a value (benchmarks/results/ml/omp_blocktime.md)."""
+    import subprocess
+    import sys
+    code = "import os, approx_ml.native; print(os.environ['KMP_BLOCKTIME'])"
+    env = {k: v for k, v in os.environ.items() if k != "KMP_BLOCKTIME"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["1"]
+    env["KMP_BLOCKTIME"] = "7"
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["7"]
