@@ -39,13 +39,6 @@ static float f32(uint16_t h) {
   return f;
 }
 
-static void digest(const char *what, const void *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
-  printf("%s digest %016llx\n", what, (unsigned long long)h);
-}
-
 /* got[i] == want[i] for all n (floats compared as values). */
 static void expect_equal(const char *what, const float *got,
                          const double *want, int n) {

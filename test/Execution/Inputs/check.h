@@ -2,6 +2,7 @@
 #ifndef APPROX_TEST_CHECK_H
 #define APPROX_TEST_CHECK_H
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -58,4 +59,14 @@ static int branch_of(const int *thresholds, int n, int state) {
     b += thresholds[i] <= state;
   return b;
 }
+
+/* FNV-1a over an output's bytes, printed: the same bits give the same line
+ * whichever build or thread count made them. */
+static void digest(const char *what, const void *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+  printf("%s digest %016llx\n", what, (unsigned long long)h);
+}
+
 #endif

@@ -24,14 +24,6 @@ static float rnd(void) { /* uniform in [-1, 1) */
   return (float)((seed >> 8) & 0xFFFF) / 32768.0f - 1.0f;
 }
 
-/* FNV-1a over the output's bytes. */
-static void digest(const char *what, const void *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
-  printf("%s digest %016llx\n", what, (unsigned long long)h);
-}
-
 /* Every element within `tol` (relative to the reference's magnitude). */
 static void expect_close(const char *what, const float *got, const double *want,
                          int n, double tol) {
