@@ -979,6 +979,27 @@ LogicalResult inlineAllocaScopes(ModuleOp module) {
   return failure(left.wasInterrupted());
 }
 
+/// Each contraction its own fill of C: CSE merges identical fills (an
+/// unrolled RNN's 32 matmuls of one shape share one), and bufferization
+/// then copied the shared buffer's blocks out and back around every
+/// contraction writing into it (two passes over C each).
+void unshareFills(RewriterBase &rewriter,
+                  ArrayRef<linalg::LinalgOp> contractions) {
+  for (linalg::LinalgOp op : contractions) {
+    OpOperand &init = op.getDpsInitsMutable()[0];
+    auto fill = init.get().getDefiningOp<linalg::FillOp>();
+    if (!fill || fill->hasOneUse())
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value into = fill.getOutputs()[0];
+    if (auto empty = into.getDefiningOp<tensor::EmptyOp>())
+      into = rewriter.clone(*empty)->getResult(0);
+    auto own = linalg::FillOp::create(rewriter, fill.getLoc(), fill.value(),
+                                      into);
+    rewriter.modifyOpInPlace(op, [&] { init.set(own.getResult(0)); });
+  }
+}
+
 /// Elementwise chains fused into their consumers (JAX writes one op per
 /// step, broadcasts and transposes included): one loop nest per chain and
 /// no tensor in between. Transposes, broadcasts, maps and reductions become
@@ -1068,6 +1089,7 @@ struct LowerTensorCodePass
           op.hasPureTensorSemantics())
         contractions.push_back(op);
     });
+    unshareFills(rewriter, contractions);
     UsableDots usable = usableDotInstructions(dotProduct);
     for (linalg::LinalgOp op : contractions)
       if (failed(dotContraction(rewriter, op, usable)) &&

@@ -65,3 +65,21 @@ func.func @ints(%a: tensor<13x7xi32>, %b: tensor<7x40xi32>, %c: tensor<13x40xi32
   %r = linalg.matmul ins(%a, %b : tensor<13x7xi32>, tensor<7x40xi32>) outs(%c : tensor<13x40xi32>) -> tensor<13x40xi32>
   return %r : tensor<13x40xi32>
 }
+
+// Two contractions sharing one fill of C (CSE merges identical fills, as an
+// unrolled RNN's): each gets its own, so that each computes in place in its
+// result's buffer; with one shared buffer, bufferization copied the 28 whole
+// rows of a peeled matmul out and back.
+// CHECK-LABEL: func.func @shared_fill(
+// CHECK-NOT: memref<28x32xf32>
+// CHECK-COUNT-2: memref.alloc() {{.*}} : memref<30x32xf32>
+// CHECK-NOT: memref<28x32xf32>
+// CHECK: return
+func.func @shared_fill(%a: tensor<30x8xf32>, %b: tensor<8x32xf32>, %a2: tensor<30x8xf32>) -> (tensor<30x32xf32>, tensor<30x32xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<30x32xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<30x32xf32>) -> tensor<30x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<30x8xf32>, tensor<8x32xf32>) outs(%c : tensor<30x32xf32>) -> tensor<30x32xf32>
+  %r2 = linalg.matmul ins(%a2, %b : tensor<30x8xf32>, tensor<8x32xf32>) outs(%c : tensor<30x32xf32>) -> tensor<30x32xf32>
+  return %r, %r2 : tensor<30x32xf32>, tensor<30x32xf32>
+}
