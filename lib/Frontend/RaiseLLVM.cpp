@@ -322,9 +322,22 @@ void RaiseLLVMToStdPass::runOnOperation() {
                                   : f.getLinkage();
       fn->setAttr("llvm.linkage", LLVM::LinkageAttr::get(&getContext(), linkage));
     }
-    // `noreturn` is kept for LLVM (branchPastNoReturnCall relies on it).
-    if (isNoReturn(f))
-      fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noreturn")}));
+    // What the source language says of the function is kept for LLVM:
+    // `noreturn` (branchPastNoReturnCall relies on it), C++'s forward
+    // progress (`mustprogress`: without it LLVM cannot delete a call whose
+    // result is unused, such as a state function only a knob reads, since
+    // it might not return) and `nounwind`. The approximations keep all
+    // three true.
+    SmallVector<Attribute> kept;
+    if (auto passthrough = f->getAttrOfType<ArrayAttr>("passthrough"))
+      for (Attribute a : passthrough)
+        if (auto s = dyn_cast<StringAttr>(a);
+            s && (s.getValue() == "noreturn" || s.getValue() == "mustprogress"))
+          kept.push_back(s);
+    if (f.getNoUnwind())
+      kept.push_back(b.getStringAttr("nounwind"));
+    if (!kept.empty())
+      fn->setAttr("passthrough", b.getArrayAttr(kept));
     fn.getBody().takeBody(f.getBody());
     f.erase();
     raised.insert(fn.getName());
