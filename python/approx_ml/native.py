@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
+import math
 import os
 import shutil
 import subprocess
@@ -84,7 +86,10 @@ def compile_shared(mlir: str, out: str, *, config: str | None = None,
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def _descriptor(rank: int):
+    """The ctypes struct of a rank-`rank` memref descriptor (one class per
+    rank: making it took most of a small call's time)."""
     fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
               ("offset", ctypes.c_int64)]
     if rank:
@@ -96,6 +101,15 @@ def _descriptor(rank: int):
 # The buffer a compiled function returns comes from the runtime's buffer
 # cache (approx_runtime.h), linked into the library: it goes back there.
 _FREE = "_mlir_memref_to_llvm_free"
+
+
+def _row_major(shape) -> list:
+    """Element strides of a contiguous row-major array of `shape`."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return strides[::-1]
 
 
 class NativeFunction:
@@ -158,9 +172,12 @@ class NativeFunction:
         span = 1 + sum((n - 1) * s for n, s in zip(t.shape, strides))
         buf = (ctypes.c_char * (span * dtype.itemsize)).from_address(base)
         flat = np.frombuffer(buf, dtype=dtype, count=span)
-        view = np.lib.stride_tricks.as_strided(
-            flat, shape=t.shape, strides=[s * dtype.itemsize for s in strides])
-        value = np.array(view, copy=True)
+        if span == math.prod(t.shape) and strides == _row_major(t.shape):
+            value = flat.reshape(t.shape).copy()
+        else:
+            view = np.lib.stride_tricks.as_strided(
+                flat, shape=t.shape, strides=[s * dtype.itemsize for s in strides])
+            value = np.array(view, copy=True)
         free(d.allocated)
         return value
 
