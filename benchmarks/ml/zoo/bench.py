@@ -209,7 +209,7 @@ def report(rows, args, knobs, load):
            + " | ".join(f"{k} time / XLA, loss" for k in knobs)
            + " | best at ≤ 1 % loss: XLA / ours |",
            "|---|---|---|---|---|---|" + "---|" * len(knobs) + "---|"]
-    ratios, best_speed = [], []
+    ratios, best_speed, approx_speed = [], [], []
     for r in rows:
         b = r["builds"]
         ex = b["exact"]
@@ -221,12 +221,17 @@ def report(rows, args, knobs, load):
         ok = [(v["time"], k) for k, v in b.items() if v["loss"] <= 0.01]
         t, k = min(ok)
         best_speed.append(r["xla"] / t)
+        approx_speed.append(max([r["xla"] / tt for tt, kk in ok if kk != "exact"],
+                                default=0.0))
         cells.append(f"{r['xla'] / t:.2f}× ({k})")
         out.append("| " + " | ".join(cells) + " |")
     geo = float(np.exp(np.mean(np.log(ratios))))
     out += ["", f"Exact / XLA, geometric mean over {len(rows)} model × batch pairs: "
-            f"**{geo:.2f}** (worst {max(ratios):.2f}). Best build at ≤ 1 % loss at least 1.5× "
-            f"faster than XLA on {sum(s >= 1.5 for s in best_speed)} of {len(rows)}.", ""]
+            f"**{geo:.2f}** (worst {max(ratios):.2f}). Best build at ≤ 1 % loss (the exact "
+            f"one included) at least 1.5× faster than XLA on "
+            f"{sum(s >= 1.5 for s in best_speed)} of {len(rows)}; best approximate build "
+            f"at ≤ 1 % loss (exact excluded) at least 1.5× faster than XLA on "
+            f"{sum(s >= 1.5 for s in approx_speed)} of {len(rows)}.", ""]
     return "\n".join(out)
 
 
