@@ -38,12 +38,13 @@ int64_t tileRowOperands(mlir::Type operand);
 bool processHasAmxTiles();
 
 /// Every bufferized generic marked kTileContraction as loops of AMX tile
-/// ops: blocks of 2 x 2 accumulator tiles of 16 x 16 (rows and columns past
-/// the last whole block in narrower tiles), loaded from C once, K in steps
-/// of 64 bytes of operands (the rest of K in one narrower step), stored
-/// back once; the outermost block loop is independent (it may run on
-/// threads). A generic whose buffers the tiles cannot read (an inner stride
-/// other than 1) stays for the loop lowering, which computes the same.
+/// ops: blocks of 2 x 2 accumulator tiles of 16 x 16 (a last row or column
+/// of tiles short of a block: a 1-tile side), loaded from C once (zero
+/// tiles under kTileZeroInit), K a tile row per step, stored back once;
+/// the outermost block loop is independent (it may run on threads). A
+/// generic whose buffers the tiles cannot read (an inner stride other than
+/// 1) stays for the loop lowering, which computes the same (C filled with
+/// zeros first under kTileZeroInit).
 void lowerTileContractions(mlir::ModuleOp module);
 
 } // namespace approx
