@@ -8,10 +8,10 @@
 //     each step vectorized (vector.contract, lowered to FMAs of outer
 //     products); the accumulator's read and write are hoisted out of the K
 //     loop (a vector carried by the loop), so a block stays in registers. An
-//     int8 one (decode_quantize's) with K a multiple of 4, or a bf16 one
-//     (precision_reduce's) with K even, runs on AMX tiles (AmxTiles.cpp),
-//     or the same blocks on AVX-512 VNNI or BF16 dot products, where the
-//     target has them (dot-product). Other
+//     int8 one (decode_quantize's) or a bf16 one (precision_reduce's) runs
+//     on AMX tiles (AmxTiles.cpp), or, with K a multiple of 4 (int8) or
+//     even (bf16), the same blocks on AVX-512 VNNI or BF16 dot products,
+//     where the target has them (dot-product). Other
 //     matmuls loop as (batch,) i, k, j, which clang vectorizes along rows.
 //  2. one-shot bufferization (identity layouts at function boundaries),
 //     ownership-based deallocation;
@@ -868,8 +868,9 @@ void requestTiles(RewriterBase &rewriter, FunctionOpInterface fn) {
 
 /// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] with B packed by
 /// `dot`'s groups along K, on AMX tiles where `usable` has them (any static
-/// shape: AmxTiles.cpp), else as `dot`'s products in register blocks of
-/// 8 x 32 (16 accumulators carried along K; M and N multiples of those).
+/// shape, padded: AmxTiles.cpp), else as `dot`'s products in register
+/// blocks of 8 x 32 (16 accumulators carried along K; M and N multiples of
+/// those, K of the group).
 /// For vpdpbusd, whose first operand is unsigned, A is offset by 128
 /// (a ^ 0x80) and 128 * colsum(B) subtracted from C first: exact in i32.
 /// Failure (types without a `usable` instruction, shape) leaves the op as
@@ -882,7 +883,7 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   const DotInstruction &dot = *found;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size(); // (batch,) m, n, k
-  if (ShapedType::isDynamicShape(ranges) || ranges[loops - 1] % dot.group)
+  if (ShapedType::isDynamicShape(ranges))
     return failure();
   auto fn = op->getParentOfType<FunctionOpInterface>();
   if (llvm::is_contained(usable.tiles, found) && fn) {
@@ -925,7 +926,8 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     return success();
   }
   if (!llvm::is_contained(usable.vectors, found) ||
-      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols)
+      ranges[loops - 3] % kBlockRows || ranges[loops - 2] % kBlockCols ||
+      ranges[loops - 1] % dot.group)
     return failure();
   rewriter.setInsertionPoint(op);
   DotLowering lowering(rewriter, op, dot);

@@ -38,18 +38,18 @@
 // IR-DAG: "target-features"="+amx-tile,+amx-int8,+amx-bf16"
 // O0: error: AMX tiles (dot-product amx) need optimization level 1 or more
 
-// i8 [33 x 200] x [200 x 95]: every dimension padded.
-func.func @qmm_odd(%a: tensor<33x200xi8>, %b: tensor<200x95xi8>) -> tensor<33x95xi32> attributes {llvm.emit_c_interface} {
+// i8 [33 x 201] x [201 x 95]: every dimension padded (K not a multiple of 4 either).
+func.func @qmm_odd(%a: tensor<33x201xi8>, %b: tensor<201x95xi8>) -> tensor<33x95xi32> attributes {llvm.emit_c_interface} {
   %z = arith.constant 0 : i32
   %e = tensor.empty() : tensor<33x95xi32>
   %c = linalg.fill ins(%z : i32) outs(%e : tensor<33x95xi32>) -> tensor<33x95xi32>
-  %r = linalg.matmul ins(%a, %b : tensor<33x200xi8>, tensor<200x95xi8>) outs(%c : tensor<33x95xi32>) -> tensor<33x95xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<33x201xi8>, tensor<201x95xi8>) outs(%c : tensor<33x95xi32>) -> tensor<33x95xi32>
   return %r : tensor<33x95xi32>
 }
 
-// bf16 batch [3 x 40 x 68] x [3 x 68 x 50], accumulating onto C.
-func.func @bmm(%a: tensor<3x40x68xbf16>, %b: tensor<3x68x50xbf16>, %c: tensor<3x40x50xf32>) -> tensor<3x40x50xf32> attributes {llvm.emit_c_interface} {
-  %r = linalg.batch_matmul ins(%a, %b : tensor<3x40x68xbf16>, tensor<3x68x50xbf16>) outs(%c : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
+// bf16 batch [3 x 40 x 67] x [3 x 67 x 50] (K odd), accumulating onto C.
+func.func @bmm(%a: tensor<3x40x67xbf16>, %b: tensor<3x67x50xbf16>, %c: tensor<3x40x50xf32>) -> tensor<3x40x50xf32> attributes {llvm.emit_c_interface} {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x40x67xbf16>, tensor<3x67x50xbf16>) outs(%c : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
   return %r : tensor<3x40x50xf32>
 }
 

@@ -7,8 +7,8 @@
 // With dot-product=amx, AMX tiles (signed int8, no offset; bf16): M, N and K
 // padded with zeros to whole tiles, B packed by the same groups, blocks of
 // 2 x 2 accumulator tiles loaded from C once, a K loop of tile products, and
-// the function asks the runtime for the tiles on entry. K not a multiple of
-// the group keeps loops.
+// the function asks the runtime for the tiles on entry; any K (the register
+// blocks need a multiple of the group).
 // Execution: test/Execution/ml-transforms.mlir, test/Execution/amx-tiles.mlir.
 // RUN: approx-opt %s --approx-lower-tensor-code="dot-product=avx512" | FileCheck %s --check-prefix=VNNI
 // RUN: approx-opt %s --approx-lower-tensor-code="dot-product=amx" | FileCheck %s --check-prefix=AMX
@@ -53,17 +53,17 @@
 // AMX: call @approx_rt_amx_permit()
 // AMX: amx.tile_load %{{.*}} : memref<3x16x32xi32> into !amx.tile<16x16xi32>
 // AMX: amx.tile_muli
+// K = 6: padded to a tile row of 64.
 // AMX-LABEL: func.func @qmm_small(
-// AMX-NOT: amx.
-// AMX: return
+// AMX: amx.tile_muli %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
 // AMX-LABEL: func.func @bf16mm(
 // AMX-SAME: target_features = #llvm.target_features<["+amx-tile", "+amx-bf16"]>
 // AMX: call @approx_rt_amx_permit()
 // AMX: memref.alloc() {{.*}} : memref<16x64x2xbf16>
 // AMX-COUNT-2: amx.tile_mulf %{{.*}} : !amx.tile<16x32xbf16>, !amx.tile<16x32xbf16>, !amx.tile<16x16xf32>
+// K = 5 (odd): padded to a tile row of 32.
 // AMX-LABEL: func.func @bf16mm_odd(
-// AMX-NOT: amx.
-// AMX: return
+// AMX-COUNT-2: amx.tile_mulf %{{.*}} : !amx.tile<16x32xbf16>, !amx.tile<16x32xbf16>, !amx.tile<16x16xf32>
 // LOOPS-LABEL: func.func @qmm(
 // LOOPS-NOT: target_features
 // LOOPS-NOT: vpdpbusd

@@ -51,8 +51,8 @@ static void expect_equal(const char *what, const float *got,
     }
 }
 
-enum { QM = 33, QK = 200, QN = 95 };
-enum { B = 3, BM = 40, BK = 68, BN = 50 };
+enum { QM = 33, QK = 201, QN = 95 };
+enum { B = 3, BM = 40, BK = 67, BN = 50 };
 enum { CM = 64, CK = 96, CH = 48, CN = 10, CQ = 128 };
 static int8_t qa[QM * QK], qb[QK * QN], cq[CM * CQ], cp[CQ * CN];
 static uint16_t ba[B * BM * BK], bb[B * BK * BN], cx[CM * CK], cw1[CK * CH],
