@@ -55,6 +55,8 @@ for r in range(rounds):
         except subprocess.TimeoutExpired:
             p.send_signal(sig)
             err = p.communicate()[1]
+            if p.returncode == 0:
+                break  # the run ended between the timeout and the signal
             kills += 1
             if sig == signal.SIGTERM:
                 if p.returncode != 130 or "interrupted" not in err:
