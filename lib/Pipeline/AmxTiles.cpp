@@ -19,30 +19,19 @@
 #include "AmxTiles.h"
 #include "LowerTensorCode.h"
 
+#include "approx_runtime.h"
+
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#if defined(__linux__) && defined(__x86_64__)
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 using namespace mlir;
 
 namespace approx {
 
-bool processHasAmxTiles() {
-#if defined(__linux__) && defined(__x86_64__)
-  // ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA (asm/prctl.h).
-  static const bool granted = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
-  return granted;
-#else
-  return false;
-#endif
-}
+bool processHasAmxTiles() { return approx_rt_amx_request() == 0; }
 
 int64_t tileRowOperands(Type operand) {
   return 64 * 8 / operand.getIntOrFloatBitWidth();

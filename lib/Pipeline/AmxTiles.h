@@ -32,9 +32,9 @@ constexpr int64_t kTileRows = 16;
 int64_t tileRowOperands(mlir::Type operand);
 
 /// Whether this process may execute AMX instructions: Linux grants a
-/// process the tiles' state on request (arch_prctl), asked here once. False
-/// off Linux on x86-64. A build that uses the tiles asks again at run time
-/// (approx_rt_amx_permit).
+/// process the tiles' state on request (the runtime's
+/// approx_rt_amx_request, which a build that uses the tiles makes again at
+/// run time through approx_rt_amx_permit). False off Linux on x86-64.
 bool processHasAmxTiles();
 
 /// Every bufferized generic marked kTileContraction as loops of AMX tile

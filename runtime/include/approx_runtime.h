@@ -134,6 +134,11 @@ void _mlir_memref_to_llvm_free(void *ptr);
 #define APPROX_RT_AMX_FN "approx_rt_amx_permit"
 void approx_rt_amx_permit(void);
 
+/* The request itself: 0 when this process may use the AMX tiles (asked of
+ * the kernel once; a grant is kept), -1 with errno set otherwise. The
+ * compiler asks before it chooses the tiles. */
+int approx_rt_amx_request(void);
+
 #ifdef __cplusplus
 }
 #endif

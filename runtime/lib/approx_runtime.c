@@ -573,16 +573,26 @@ void *_mlir_memref_to_llvm_alloc(size_t size) {
   return _mlir_memref_to_llvm_aligned_alloc(kBufferAlign, size);
 }
 
-void approx_rt_amx_permit(void) {
+int approx_rt_amx_request(void) {
   static atomic_int granted;
   if (atomic_load_explicit(&granted, memory_order_acquire))
-    return;
+    return 0;
 #if defined(__linux__) && defined(__x86_64__)
   /* ARCH_REQ_XCOMP_PERM for XFEATURE_XTILEDATA (asm/prctl.h). */
   if (syscall(SYS_arch_prctl, 0x1023, 18) == 0) {
     atomic_store_explicit(&granted, 1, memory_order_release);
-    return;
+    return 0;
   }
+#else
+  errno = ENOSYS;
+#endif
+  return -1;
+}
+
+void approx_rt_amx_permit(void) {
+  if (approx_rt_amx_request() == 0)
+    return;
+#if defined(__linux__) && defined(__x86_64__)
   fprintf(stderr,
           "approx runtime: the kernel refused this process the AMX tile "
           "state (arch_prctl: %s); this code's int8/bf16 matmuls were "
