@@ -510,10 +510,15 @@ const DotInstruction *dotInstructionFor(linalg::LinalgOp op) {
 /// they build carry the batch dimension first when there is one.
 class DotLowering {
 public:
+  /// `loopRanges`: (batch,) m, n, k if not the op's own (its operands
+  /// padded).
   DotLowering(RewriterBase &rewriter, linalg::LinalgOp op,
-              const DotInstruction &dot)
+              const DotInstruction &dot, ArrayRef<int64_t> loopRanges = {})
       : rewriter(rewriter), loc(op.getLoc()), ctx(rewriter.getContext()),
-        dot(dot), ranges(op.getStaticLoopRanges()), batched(ranges.size() == 4),
+        dot(dot),
+        ranges(loopRanges.empty() ? op.getStaticLoopRanges()
+                                  : SmallVector<int64_t>(loopRanges)),
+        batched(ranges.size() == 4),
         lead(batched ? 1 : 0), m(ranges[lead]), n(ranges[lead + 1]),
         k(ranges[lead + 2]), operand(elementType(op.getDpsInputs()[0])),
         accumulator(elementType(op.getDpsInits()[0])) {}
@@ -905,9 +910,12 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               elementType(c))
                               .getResult()
                         : padHigh(rewriter, loc, c, kTileRows, kTileRows);
-    Operation *whole = mlir::clone(rewriter, op, {cp.getType()}, {a, b, cp});
-    DotLowering lowering(rewriter, cast<linalg::LinalgOp>(whole), dot);
-    rewriter.eraseOp(whole);
+    SmallVector<int64_t> padded = ranges;
+    ArrayRef<int64_t> aShape = cast<RankedTensorType>(a.getType()).getShape();
+    padded[loops - 3] = aShape[aShape.size() - 2];
+    padded[loops - 2] = cast<RankedTensorType>(b.getType()).getShape().back();
+    padded[loops - 1] = aShape.back();
+    DotLowering lowering(rewriter, op, dot, padded);
     Value result = lowering.tiles(a, lowering.pack(b), cp, zeroInit);
     if (cp != c) {
       auto type = cast<RankedTensorType>(c.getType());
