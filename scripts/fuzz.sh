@@ -51,7 +51,8 @@ build_target store_fuzz "$root/lib/Tuner/Store.cpp" \
 build_target pipeline_fuzz "$build/lib/libApproxPipeline.a" \
   "$build/lib/libApproxTransformOps.a" \
   "$build/lib/libApproxTransforms.a" "$build/lib/libApproxFrontend.a" \
-  "$build/lib/libApproxDialect.a" -lMLIR -lLLVM
+  "$build/lib/libApproxDialect.a" "$build/lib/libapprox_runtime.a" -lMLIR -lLLVM \
+  -lpthread
 build_target store_row_fuzz "$root/lib/Tuner/Store.cpp" \
   "$build/lib/Tuner/libApproxTuner.a" "$build/lib/libapprox_runtime.a" -lsqlite3 -lpthread
 # The LLM engine's readers, instrumented, over llama.cpp (not instrumented).
