@@ -137,6 +137,48 @@ bool hasTensors(ModuleOp module) {
       .wasInterrupted();
 }
 
+/// The packed copies of contractions' B operands: one per B and layout
+/// (the packed type), however many contractions multiply by it (an
+/// unrolled RNN's steps by its weights: the GRU's 32 matmuls packed its 2
+/// weights 16 times each), placed right after B's definition, which
+/// dominates each of them. A B with one use is packed at its contraction
+/// (the dot instructions' packing then fuses B's producer in:
+/// DotLowering::pack).
+class PackedOperands {
+public:
+  /// The packing of `b` into `type`, made by `pack` at the first request.
+  Value get(RewriterBase &rewriter, Value b, Type type,
+            function_ref<Value()> pack) {
+    if (b.hasOneUse())
+      return pack();
+    auto [it, inserted] = packed.try_emplace({b, type});
+    if (inserted) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(b);
+      it->second = pack();
+    }
+    return it->second;
+  }
+
+private:
+  DenseMap<std::pair<Value, Type>, Value> packed;
+};
+
+/// The rows of A over every contraction that multiplies by `b`: how often
+/// a packed copy of B would be read.
+int64_t rowsMultiplying(Value b) {
+  int64_t rows = 0;
+  for (OpOperand &use : b.getUses()) {
+    auto op = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!op || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(*op) ||
+        use.getOperandNumber() != 1)
+      continue;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    rows += ranges[ranges.size() - 3];
+  }
+  return rows;
+}
+
 /// Tiles `op` by `sizes` (0 = untiled), replacing it; the tiled op.
 FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
                             ArrayRef<int64_t> sizes,
@@ -231,16 +273,25 @@ LogicalResult interchange(RewriterBase &rewriter, linalg::LinalgOp op) {
   return success();
 }
 
+/// The type of B[(batch,) K, N] packed by blocks of `cols` columns:
+/// [(batch,) N / cols, K, cols].
+RankedTensorType columnsPackedType(Value b, int64_t cols) {
+  auto type = cast<RankedTensorType>(b.getType());
+  int64_t rank = type.getRank(), k = type.getDimSize(rank - 2),
+          n = type.getDimSize(rank - 1);
+  SmallVector<int64_t> shape(type.getShape().drop_back(2));
+  shape.append({n / cols, k, cols});
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
 /// B[(batch,) K, N] packed by blocks of `cols` columns:
 /// P[(batch,) j, k, l] = B[(batch,) k, j * cols + l], so that a block's K
 /// rows of B are contiguous.
 Value packColumns(RewriterBase &rewriter, Location loc, Value b,
                   int64_t cols) {
   auto type = cast<RankedTensorType>(b.getType());
-  int64_t rank = type.getRank(), k = type.getDimSize(rank - 2),
-          n = type.getDimSize(rank - 1);
-  SmallVector<int64_t> shape(type.getShape().drop_back(2));
-  shape.append({n / cols, k, cols});
+  int64_t rank = type.getRank();
+  RankedTensorType packedType = columnsPackedType(b, cols);
   MLIRContext *ctx = rewriter.getContext();
   // (batch,) j, k, l -> (batch,) k, j * cols + l
   unsigned dims = rank + 1;
@@ -255,8 +306,8 @@ Value packColumns(RewriterBase &rewriter, Location loc, Value b,
                                  AffineMap::getMultiDimIdentityMap(dims, ctx)};
   SmallVector<utils::IteratorType> iterators(dims,
                                              utils::IteratorType::parallel);
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  Value init = tensor::EmptyOp::create(rewriter, loc, packedType.getShape(),
+                                       type.getElementType());
   auto pack = linalg::GenericOp::create(
       rewriter, loc, TypeRange{init.getType()}, ValueRange{b}, ValueRange{init},
       maps, iterators, [](OpBuilder &nb, Location l, ValueRange args) {
@@ -265,16 +316,19 @@ Value packColumns(RewriterBase &rewriter, Location loc, Value b,
   return pack.getResult(0);
 }
 
-/// A matmul needs this many rows (its blocks reuse each panel of B) for B to
-/// be packed: with 64 (a GRU step at batch 64, a GPT-2 block on one
-/// sequence) packing cost more than it saved (10.2 -> 13.0 ms, 1.70 -> 1.90
-/// ms); with 256 (MiniLM on 8 x 32 tokens) it saved 5-10 %.
+/// The matmuls multiplying by a B need this many rows together (their
+/// blocks reuse each panel of B) for B to be packed: with 64 (a GPT-2 block
+/// on one sequence) packing cost more than it saved (1.70 -> 1.90 ms); with
+/// 256 (MiniLM on 8 x 32 tokens) it saved 5-10 %. (A GRU step at batch 64
+/// cost more too, 10.2 -> 13.0 ms, when each step packed the weights
+/// again: PackedOperands.)
 constexpr int64_t kPackMinRows = 128;
 
 /// `op` tiled by register blocks of rows x cols (which divide its M and N)
 /// and each block vectorized.
 LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
-                              int64_t rows, int64_t cols) {
+                              int64_t rows, int64_t cols,
+                              PackedOperands &packs) {
   unsigned loops = op.getNumLoops(); // (batch,) m, n, k
   SmallVector<int64_t> block(loops, 0);
   if (loops == 4)
@@ -293,17 +347,16 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
   // B packed by blocks of columns when more than one block of columns and
   // enough rows use it: unpacked, a block's K rows of B lie a row of B
   // apart, which for N = 1536 (6 KiB) puts all of them in 2 of L1's 64 sets.
-  Value packed;
-  if (ranges[loops - 2] > cols && ranges[loops - 3] >= kPackMinRows) {
+  Value packed, b = op.getDpsInputs()[1];
+  if (ranges[loops - 2] > cols && rowsMultiplying(b) >= kPackMinRows) {
     rewriter.setInsertionPoint(op);
-    packed = packColumns(rewriter, op.getLoc(), op.getDpsInputs()[1], cols);
+    packed = packs.get(rewriter, b, columnsPackedType(b, cols), [&] {
+      return packColumns(rewriter, op.getLoc(), b, cols);
+    });
   }
   FailureOr<Operation *> tiled = tile(rewriter, op, block, order);
-  if (failed(tiled)) {
-    if (packed)
-      rewriter.eraseOp(packed.getDefiningOp());
-    return failure();
-  }
+  if (failed(tiled))
+    return failure(); // (a packed B left unused: a dead op)
   auto blockOp = cast<linalg::LinalgOp>(*tiled);
   if (auto slice =
           blockOp.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
@@ -338,7 +391,7 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
 /// left (a 10-class head: 14 x 10 blocks; a GEMV: 1 x 32), so that skinny
 /// and odd shapes stay in registers instead of falling to scalar loops.
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
-                                   linalg::LinalgOp op) {
+                                   linalg::LinalgOp op, PackedOperands &packs) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size();
   if (ShapedType::isDynamicShape(ranges) ||
@@ -350,7 +403,8 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   int64_t mMain = m - m % kF32BlockRows, nMain = n - n % kBlockCols;
   if (mMain == m && nMain == n)
     return success(
-        succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols)) ||
+        succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols,
+                                  packs)) ||
         succeeded(interchange(rewriter, op)));
   // The pieces: each segment of rows by each segment of columns (below), a
   // matmul on slices, inserted into C in turn.
@@ -373,6 +427,9 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   };
   auto extract = [&](Value t, int64_t r0, int64_t rs, int64_t c0,
                      int64_t cs) -> Value {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(t.getType()).getShape();
+    if (r0 == 0 && c0 == 0 && shape.take_back(2) == ArrayRef<int64_t>{rs, cs})
+      return t; // all of it (B, whose packing the pieces then share)
     auto [offsets, sizes, strides] = slice(r0, rs, c0, cs);
     return tensor::ExtractSliceOp::create(rewriter, loc, t, offsets, sizes,
                                           strides);
@@ -411,7 +468,7 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
     }
   rewriter.replaceOp(op, cur);
   for (auto [piece, rows, cols] : pieces)
-    if (failed(vectorizeBlocks(rewriter, piece, rows, cols)) &&
+    if (failed(vectorizeBlocks(rewriter, piece, rows, cols, packs)) &&
         failed(interchange(rewriter, piece)))
       return failure();
   return success();
@@ -529,6 +586,10 @@ public:
   /// Bp[.., k / g, n, k % g] = B[.., k, n] (3-D), its producer fused into
   /// the packing loop when B has no other use.
   Value pack(Value b);
+  /// The packed B's type: [(batch,) K / g, N, g].
+  RankedTensorType packedType() const {
+    return shaped({k / dot.group, n, dot.group}, operand);
+  }
   /// C - 128 * colsum(B), from the packed B: what offsetting A added.
   Value lessColumnSums(Value c, Value packed);
   /// The register blocks over A, the packed B and C: (batch,) rows by 8,
@@ -602,10 +663,9 @@ Value DotLowering::pack(Value b) {
   AffineExpr col = getAffineDimExpr(lead, ctx),
              kq = getAffineDimExpr(lead + 1, ctx),
              kr = getAffineDimExpr(lead + 2, ctx);
-  RankedTensorType packedType = shaped({k / g, n, g}, operand);
   auto pack = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{packedType}, ValueRange{b},
-      ValueRange{empty(packedType)},
+      rewriter, loc, TypeRange{packedType()}, ValueRange{b},
+      ValueRange{empty(packedType())},
       ArrayRef<AffineMap>{
           AffineMap::get(rank, 0, batchedExprs({kq * g + kr, col}), ctx),
           AffineMap::get(rank, 0, batchedExprs({kq, col, kr}), ctx)},
@@ -872,7 +932,7 @@ void requestTiles(RewriterBase &rewriter, FunctionOpInterface fn) {
 }
 
 /// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] with B packed by
-/// `dot`'s groups along K, on AMX tiles where `usable` has them (any static
+/// `dot`'s groups along K (shared: PackedOperands), on AMX tiles where `usable` has them (any static
 /// shape, padded: AmxTiles.cpp), else as `dot`'s products in register
 /// blocks of 8 x 32 (16 accumulators carried along K; M and N multiples of
 /// those, K of the group).
@@ -881,7 +941,8 @@ void requestTiles(RewriterBase &rewriter, FunctionOpInterface fn) {
 /// Failure (types without a `usable` instruction, shape) leaves the op as
 /// is.
 LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                             const UsableDots &usable) {
+                             const UsableDots &usable,
+                             PackedOperands &packs) {
   const DotInstruction *found = dotInstructionFor(op);
   if (!found)
     return failure();
@@ -898,7 +959,7 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     Value c = op.getDpsInits()[0];
     int64_t row = tileRowOperands(elementType(op.getDpsInputs()[0]));
     Value a = padHigh(rewriter, loc, op.getDpsInputs()[0], kTileRows, row),
-          b = padHigh(rewriter, loc, op.getDpsInputs()[1], row, kTileRows);
+          b = op.getDpsInputs()[1];
     // C a fill of zeros (the usual init): the accumulators start as zero
     // tiles, and C is neither filled nor read.
     auto fill = c.getDefiningOp<linalg::FillOp>();
@@ -913,10 +974,13 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     SmallVector<int64_t> padded = ranges;
     ArrayRef<int64_t> aShape = cast<RankedTensorType>(a.getType()).getShape();
     padded[loops - 3] = aShape[aShape.size() - 2];
-    padded[loops - 2] = cast<RankedTensorType>(b.getType()).getShape().back();
+    padded[loops - 2] = paddedShape(b, row, kTileRows).back();
     padded[loops - 1] = aShape.back();
     DotLowering lowering(rewriter, op, dot, padded);
-    Value result = lowering.tiles(a, lowering.pack(b), cp, zeroInit);
+    Value packed = packs.get(rewriter, b, lowering.packedType(), [&] {
+      return lowering.pack(padHigh(rewriter, loc, b, row, kTileRows));
+    });
+    Value result = lowering.tiles(a, packed, cp, zeroInit);
     if (cp != c) {
       auto type = cast<RankedTensorType>(c.getType());
       SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0)),
@@ -942,7 +1006,9 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
   if (dot.unsignedA)
     a = lowering.unsignedA(a);
-  Value packed = lowering.pack(op.getDpsInputs()[1]);
+  Value b = op.getDpsInputs()[1];
+  Value packed = packs.get(rewriter, b, lowering.packedType(),
+                           [&] { return lowering.pack(b); });
   if (dot.unsignedA)
     c = lowering.lessColumnSums(c, packed);
   scf::ValueVector results =
@@ -1101,9 +1167,10 @@ struct LowerTensorCodePass
     });
     unshareFills(rewriter, contractions);
     UsableDots usable = usableDotInstructions(dotProduct);
+    PackedOperands packs;
     for (linalg::LinalgOp op : contractions)
-      if (failed(dotContraction(rewriter, op, usable)) &&
-          failed(vectorizeContraction(rewriter, op)))
+      if (failed(dotContraction(rewriter, op, usable, packs)) &&
+          failed(vectorizeContraction(rewriter, op, packs)))
         return signalPassFailure();
     if (failed(runPipeline(tensorPipeline, module)))
       return signalPassFailure();

@@ -33,9 +33,10 @@
 // AMX-NOT: arith.xori
 // AMX: call @approx_rt_amx_permit()
 // AMX: memref.alloc() {{.*}} : memref<16x64xi8>
-// AMX: memref.alloc() {{.*}} : memref<64x64xi8>
 // AMX-NOT: memref.store %c0_i32
 // AMX: memref.alloc() {{.*}} : memref<16x64xi32>
+// AMX-NOT: memref.store %c0_i32
+// AMX: memref.alloc() {{.*}} : memref<64x64xi8>
 // AMX-NOT: memref.store %c0_i32
 // AMX: memref.alloc() {{.*}} : memref<16x64x4xi8>
 // AMX: memref.reinterpret_cast {{.*}} to memref<16x256xi8>
@@ -128,4 +129,37 @@ func.func @bf16mm(%a: tensor<16x8xbf16>, %b: tensor<8x64xbf16>, %c: tensor<16x64
 func.func @bf16mm_odd(%a: tensor<8x5xbf16>, %b: tensor<5x32xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x5xbf16>, tensor<5x32xbf16>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %r : tensor<8x32xf32>
+}
+
+// A B that two contractions share (an unrolled RNN's weight, rounded once)
+// is packed once, right after its definition.
+// VNNI-LABEL: func.func @bf16_shared(
+// VNNI: memref.alloc() {{.*}} : memref<4x64x2xbf16>
+// VNNI-NOT: memref.alloc() {{.*}} : memref<4x64x2xbf16>
+// VNNI: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
+// VNNI-NOT: memref.alloc() {{.*}} : memref<4x64x2xbf16>
+// VNNI: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
+// VNNI-NOT: memref.alloc() {{.*}} : memref<4x64x2xbf16>
+// VNNI: return
+// AMX-LABEL: func.func @bf16_shared(
+// AMX: memref.alloc() {{.*}} : memref<16x64x2xbf16>
+// AMX-NOT: memref.alloc() {{.*}} : memref<16x64x2xbf16>
+// AMX: amx.tile_mulf
+// AMX-NOT: memref.alloc() {{.*}} : memref<16x64x2xbf16>
+// AMX: amx.tile_mulf
+// AMX-NOT: memref.alloc() {{.*}} : memref<16x64x2xbf16>
+// AMX: return
+func.func @bf16_shared(%a1: tensor<16x8xbf16>, %a2: tensor<16x8xbf16>, %w: tensor<8x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64xbf16>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<8x64xf32>) outs(%e : tensor<8x64xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<8x64xbf16>
+  %ec = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%ec : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r1 = linalg.matmul ins(%a1, %b : tensor<16x8xbf16>, tensor<8x64xbf16>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r2 = linalg.matmul ins(%a2, %b : tensor<16x8xbf16>, tensor<8x64xbf16>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r1, %r2 : tensor<16x64xf32>, tensor<16x64xf32>
 }

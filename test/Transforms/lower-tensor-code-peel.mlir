@@ -83,3 +83,31 @@ func.func @shared_fill(%a: tensor<30x8xf32>, %b: tensor<8x32xf32>, %a2: tensor<3
   %r2 = linalg.matmul ins(%a2, %b : tensor<30x8xf32>, tensor<8x32xf32>) outs(%c : tensor<30x32xf32>) -> tensor<30x32xf32>
   return %r, %r2 : tensor<30x32xf32>, tensor<30x32xf32>
 }
+
+// A B that several matmuls multiply by (an unrolled RNN's weight): packed
+// when their rows together reach 128 (here 70 + 70), once, before the
+// first of them.
+// CHECK-LABEL: func.func @shared_b(
+// CHECK: memref.alloc() {{.*}} : memref<2x64x32xf32>
+// CHECK-NOT: memref.alloc() {{.*}} : memref<2x64x32xf32>
+// CHECK: -> (vector<14x32xf32>)
+// CHECK-NOT: memref.alloc() {{.*}} : memref<2x64x32xf32>
+// CHECK: -> (vector<14x32xf32>)
+// CHECK-NOT: memref.alloc() {{.*}} : memref<2x64x32xf32>
+// CHECK: return
+// One matmul of 70 rows alone: not packed.
+// CHECK-LABEL: func.func @unshared_b(
+// CHECK-NOT: memref<2x64x32xf32>
+// CHECK: return
+func.func @shared_b(%a: tensor<70x64xf32>, %b: tensor<64x64xf32>, %a2: tensor<70x64xf32>) -> (tensor<70x64xf32>, tensor<70x64xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<70x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<70x64xf32>) -> tensor<70x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<70x64xf32>, tensor<64x64xf32>) outs(%c : tensor<70x64xf32>) -> tensor<70x64xf32>
+  %r2 = linalg.matmul ins(%a2, %b : tensor<70x64xf32>, tensor<64x64xf32>) outs(%c : tensor<70x64xf32>) -> tensor<70x64xf32>
+  return %r, %r2 : tensor<70x64xf32>, tensor<70x64xf32>
+}
+func.func @unshared_b(%a: tensor<70x64xf32>, %b: tensor<64x64xf32>, %c: tensor<70x64xf32>) -> tensor<70x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<70x64xf32>, tensor<64x64xf32>) outs(%c : tensor<70x64xf32>) -> tensor<70x64xf32>
+  return %r : tensor<70x64xf32>
+}

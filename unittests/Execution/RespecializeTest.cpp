@@ -123,10 +123,12 @@ TEST(RespecializeTest, AMovedPointFallsBackAtOnceAndComesBackWithoutRecompiling)
   for (int i = 0; i < 12 && approx_ctl_point(f.ctl) != 2; ++i) {
     bool onPoint0 = approx_ctl_point(f.ctl) == 0;
     int32_t out = f.unit(0.1);
-    if (!onPoint0) // the table build on point 1: stride 2 at the state 50
+    if (!onPoint0) { // the table build on point 1: stride 2 at the state 50
       EXPECT_EQ(out, predictedSum(100, 2));
-    if (approx_ctl_point(f.ctl) != 0)
+    }
+    if (approx_ctl_point(f.ctl) != 0) {
       EXPECT_EQ(f.r->specialisedPoint(), -1); // fell back with the step that moved
+    }
   }
   ASSERT_EQ(approx_ctl_point(f.ctl), 2);
   EXPECT_EQ(f.r->stats().fallbacks, 1u);

@@ -37,7 +37,7 @@ parseKnobValue(OpAsmParser &parser, IntegerAttr &value,
     param = operand;
     return success();
   }
-  int64_t v;
+  int64_t v = 0;
   if (parser.parseInteger(v))
     return failure();
   value = parser.getBuilder().getI64IntegerAttr(v);
