@@ -134,11 +134,21 @@ void keepParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.eraseOp(loop);
 }
 
-/// The dimensions of a loop run on threads: all but the innermost, which
-/// stays a sequential loop LLVM can vectorize (threads splitting a collapsed
-/// index would compute every element's coordinates by division).
+/// Iterations a loop run on threads should have at least, to be shared
+/// evenly among the cores by a static schedule.
+constexpr int64_t kThreadIterations = 128;
+
+/// The dimensions of a loop run on threads: the fewest leading ones with
+/// kThreadIterations iterations, never the innermost (a sequential loop LLVM
+/// can vectorize). The threads split their collapsed index, and each
+/// iteration computes its coordinates from it by division: all but the
+/// innermost of im2col's (256, 28, 28, 3, 3, 1) took 5 divisions per
+/// element copied, a third of a small CNN's time.
 unsigned threadDimensions(scf::ParallelOp loop) {
-  return std::max(1u, loop.getNumLoops() - 1);
+  unsigned all = loop.getNumLoops(), dims = 1;
+  while (dims + 1 < all && trips(loop, dims) < kThreadIterations)
+    ++dims;
+  return dims;
 }
 
 } // namespace

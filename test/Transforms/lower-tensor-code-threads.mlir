@@ -1,7 +1,8 @@
 // Threads in approx-lower-tensor-code (lib/Pipeline/Parallelize.cpp): the
 // outermost independent loop of a nest runs on OpenMP threads
-// (omp.parallel + omp.wsloop) when it carries enough work; its innermost
-// dimension stays a sequential loop (vectorizable), loops inside it stay
+// (omp.parallel + omp.wsloop) when it carries enough work: its fewest
+// leading dimensions with 128 iterations, never the innermost (a
+// sequential loop, vectorizable); loops inside it stay
 // sequential (no nested threads), and small loops stay on the calling thread.
 // Execution (results identical on 1 and 2 threads):
 // test/Execution/threads.mlir.
@@ -28,7 +29,8 @@ func.func @big_matmul(%a: tensor<70x128xf32>, %b: tensor<128x256xf32>, %c: tenso
   return %r : tensor<70x256xf32>
 }
 
-// Elementwise, rank 3: the two outer dimensions collapsed on threads, the
+// Elementwise, rank 3: the two outer dimensions collapsed on threads (8
+// iterations are too few to share among cores: at least 128), the
 // innermost a loop of each thread.
 // CHECK-LABEL: func.func @big_elementwise(
 // CHECK: omp.parallel {
@@ -44,6 +46,28 @@ func.func @big_elementwise(%x: tensor<8x64x256xf32>) -> tensor<8x64x256xf32> {
     linalg.yield %y : f32
   } -> tensor<8x64x256xf32>
   return %t : tensor<8x64x256xf32>
+}
+
+// Rank 4 with a long outer dimension (im2col's patches, a batch of images):
+// only that one on threads (each thread's iterations by their index, no
+// division), the others sequential loops inside.
+// CHECK-LABEL: func.func @long_outer(
+// CHECK: omp.parallel {
+// CHECK: omp.loop_nest (%[[N:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NOT: arith.divui
+// CHECK-NEXT: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.load %{{.*}}[%[[N]], %[[H]], %[[W]], %[[C]]] : memref<256x6x6x16xf32>
+// CHECK: return
+func.func @long_outer(%x: tensor<256x6x6x16xf32>) -> tensor<256x6x6x16xf32> {
+  %e = tensor.empty() : tensor<256x6x6x16xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(n,h,w,c)->(n,h,w,c)>, affine_map<(n,h,w,c)->(n,h,w,c)>], iterator_types = ["parallel","parallel","parallel","parallel"]} ins(%x : tensor<256x6x6x16xf32>) outs(%e : tensor<256x6x6x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.tanh %v : f32
+    linalg.yield %y : f32
+  } -> tensor<256x6x6x16xf32>
+  return %t : tensor<256x6x6x16xf32>
 }
 
 // A reduction: its rows on threads, each row's sum on one thread, in order

@@ -22,6 +22,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 
 using namespace llvm;
 
@@ -146,6 +147,7 @@ int main(int argc, char **argv) {
           sys::fs::createTemporaryFile("approx-compile", "ll", llPath))
     return fail("cannot create a temporary file: " + ec.message());
   FileRemover remover(llPath);
+  sys::RemoveFileOnSignal(llPath); // also when interrupted (SIGINT, SIGTERM)
   if (approx::tools::writeText("approx-compile", llPath, *text))
     return 1;
 
