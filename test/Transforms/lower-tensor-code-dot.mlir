@@ -3,7 +3,9 @@
 // VNNI dot products for int8 (A offset by 128, C less 128 * colsum(B), B
 // packed by groups of 4 along K) and of AVX-512 BF16 ones for bf16 (B packed
 // by pairs along K, no offset) in functions that get the instructions' target
-// features; shapes the blocks do not divide and dot-product=loops keep loops.
+// features; shapes the blocks do not divide and dot-product=loops take no
+// dot product: int8 keeps loops, bf16 is widened to f32 (exact) for the f32
+// register blocks.
 // With dot-product=amx, AMX tiles (signed int8, no offset; bf16): M, N and K
 // padded with zeros to whole tiles, B packed by the same groups, blocks of
 // 2 x 2 accumulator tiles loaded from C once, a K loop of tile products, and
@@ -121,10 +123,15 @@ func.func @bf16mm(%a: tensor<16x8xbf16>, %b: tensor<8x64xbf16>, %c: tensor<16x64
   return %r : tensor<16x64xf32>
 }
 
-// K = 5 is odd: loops, no features.
+// K = 5 is odd: no dot product, no features; the operands widened to f32
+// (exact) for the f32 register blocks, not loops.
 // VNNI-LABEL: func.func @bf16mm_odd(
 // VNNI-NOT: target_features
 // VNNI-NOT: dpbf16ps
+// VNNI: memref.alloc() {{.*}} : memref<8x5xf32>
+// VNNI: memref.alloc() {{.*}} : memref<5x32xf32>
+// VNNI-NOT: dpbf16ps
+// VNNI: -> (vector<8x32xf32>)
 // VNNI: return
 func.func @bf16mm_odd(%a: tensor<8x5xbf16>, %b: tensor<5x32xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x5xbf16>, tensor<5x32xbf16>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
