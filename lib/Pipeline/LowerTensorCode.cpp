@@ -203,7 +203,7 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *op,
 /// into a vector, the K loop carries it and adds one outer product per step
 /// (a column of A times a row of B), and it is written back once.
 LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block,
-                             int64_t rows, int64_t cols) {
+                             int64_t rows, int64_t cols, bool zeroInit) {
   Location loc = block.getLoc();
   Value a = block.getDpsInputs()[0], b = block.getDpsInputs()[1];
   Value c = block.getDpsInits()[0];
@@ -220,8 +220,14 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block,
   SmallVector<bool> inBounds = {true, true};
   auto accType = VectorType::get({rows, cols}, f32);
   SmallVector<Value> cIdx(rank, zero);
-  Value acc0 = vector::TransferReadOp::create(rewriter, loc, accType, c, cIdx,
-                                              pad, minor, inBounds);
+  Value acc0 =
+      zeroInit
+          ? arith::ConstantOp::create(rewriter, loc, accType,
+                                      rewriter.getZeroAttr(accType))
+                .getResult()
+          : vector::TransferReadOp::create(rewriter, loc, accType, c, cIdx,
+                                           pad, minor, inBounds)
+                .getResult();
   Value lb = zero, ub = arith::ConstantIndexOp::create(rewriter, loc, k),
         one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto loop = scf::ForOp::create(
@@ -254,6 +260,34 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, linalg::LinalgOp block,
                      .getResult();
   rewriter.replaceOp(block, result);
   return success();
+}
+
+Type elementType(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// The fill `c` is made by, if it fills with zeros (the usual init of a
+/// contraction): register blocks that cover C then start their
+/// accumulators at zero, and C is neither filled nor read.
+linalg::FillOp zeroFill(Value c) {
+  auto fill = c.getDefiningOp<linalg::FillOp>();
+  if (fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+               matchPattern(fill.value(), m_Zero())))
+    return fill;
+  return nullptr;
+}
+
+/// `op` with its init a zero fill's empty tensor instead (zeroFill), the
+/// fill erased if nothing else uses it; whether it was one.
+bool dropZeroFill(RewriterBase &rewriter, linalg::LinalgOp op) {
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  linalg::FillOp fill = zeroFill(init.get());
+  if (!fill)
+    return false;
+  rewriter.modifyOpInPlace(op, [&] { init.set(fill.getOutputs()[0]); });
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+  return true;
 }
 
 /// The result of `consumer` (a generic of one input), with the producer of
@@ -350,9 +384,12 @@ constexpr int64_t kPackMinRows = 128;
 
 /// `op` tiled by register blocks of rows x cols (which divide its M and N)
 /// and each block vectorized.
+/// `zeroInit`: C's contents are zeros (dropZeroFill), which the blocks do
+/// not read; if `op` cannot be blocked, its C is filled again for the loops
+/// the caller falls back to.
 LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
                               int64_t rows, int64_t cols,
-                              PackedOperands &packs) {
+                              PackedOperands &packs, bool zeroInit) {
   unsigned loops = op.getNumLoops(); // (batch,) m, n, k
   SmallVector<int64_t> block(loops, 0);
   if (loops == 4)
@@ -379,8 +416,19 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
     });
   }
   FailureOr<Operation *> tiled = tile(rewriter, op, block, order);
-  if (failed(tiled))
-    return failure(); // (a packed B left unused: a dead op)
+  if (failed(tiled)) { // (a packed B left unused: a dead op)
+    if (zeroInit) {
+      OpOperand &init = op.getDpsInitsMutable()[0];
+      rewriter.setInsertionPoint(op);
+      Type element = elementType(init.get());
+      Value zero = arith::ConstantOp::create(rewriter, op.getLoc(), element,
+                                             rewriter.getZeroAttr(element));
+      auto fill = linalg::FillOp::create(rewriter, op.getLoc(), zero,
+                                         init.get());
+      rewriter.modifyOpInPlace(op, [&] { init.set(fill.getResult(0)); });
+    }
+    return failure();
+  }
   auto blockOp = cast<linalg::LinalgOp>(*tiled);
   if (auto slice =
           blockOp.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
@@ -404,7 +452,7 @@ LogicalResult vectorizeBlocks(RewriterBase &rewriter, linalg::LinalgOp op,
       blockOp->setOperand(1, fromPacked);
     });
   }
-  return vectorizeBlock(rewriter, blockOp, rows, cols);
+  return vectorizeBlock(rewriter, blockOp, rows, cols, zeroInit);
 }
 
 /// Register-blocked, vectorized form of an f32 matmul (rank 2) or batch
@@ -425,10 +473,11 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
     return interchange(rewriter, op);
   int64_t m = ranges[loops - 3], n = ranges[loops - 2];
   int64_t mMain = m - m % kF32BlockRows, nMain = n - n % kBlockCols;
+  bool zeroInit = dropZeroFill(rewriter, op);
   if (mMain == m && nMain == n)
     return success(
         succeeded(vectorizeBlocks(rewriter, op, kF32BlockRows, kBlockCols,
-                                  packs)) ||
+                                  packs, zeroInit)) ||
         succeeded(interchange(rewriter, op)));
   // The pieces: each segment of rows by each segment of columns (below), a
   // matmul on slices, inserted into C in turn.
@@ -492,7 +541,8 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
     }
   rewriter.replaceOp(op, cur);
   for (auto [piece, rows, cols] : pieces)
-    if (failed(vectorizeBlocks(rewriter, piece, rows, cols, packs)) &&
+    if (failed(vectorizeBlocks(rewriter, piece, rows, cols, packs,
+                               zeroInit)) &&
         failed(interchange(rewriter, piece)))
       return failure();
   return success();
@@ -567,10 +617,6 @@ UsableDots usableDotInstructions(DotProduct choice) {
   return usable;
 }
 
-Type elementType(Value v) {
-  return cast<ShapedType>(v.getType()).getElementType();
-}
-
 /// The instruction for a contraction's element types, if any: i8 x i8 -> i32
 /// or bf16 x bf16 -> f32.
 const DotInstruction *dotInstructionFor(linalg::LinalgOp op) {
@@ -618,7 +664,9 @@ public:
   Value lessColumnSums(Value c, Value packed);
   /// The register blocks over A, the packed B and C: (batch,) rows by 8,
   /// columns by 32, each a K loop of dot products (placeholder calls).
-  scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module);
+  /// `zeroInit`: C's contents are zeros, which the blocks do not read.
+  scf::ValueVector blocks(Value a, Value packed, Value c, ModuleOp module,
+                          bool zeroInit);
   /// C += A * the packed B as one generic marked for AMX tiles
   /// (kTileContraction: lowerTileContractions after bufferization); C's
   /// contents are zeros if `zeroInit` (kTileZeroInit: C may be empty).
@@ -742,7 +790,7 @@ Value DotLowering::lessColumnSums(Value c, Value packed) {
 }
 
 scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
-                                     ModuleOp module) {
+                                     ModuleOp module, bool zeroInit) {
   int64_t g = dot.group;
   SmallVector<ReassociationIndices> merge;
   if (batched)
@@ -797,12 +845,17 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
         Value padOperand =
             arith::ConstantOp::create(nb, l, operand, nb.getZeroAttr(operand));
         SmallVector<Value> accs;
+        Value zeros = arith::ConstantOp::create(nb, l, lanes,
+                                                nb.getZeroAttr(lanes));
         for (int64_t r = 0; r < kBlockRows; ++r)
           for (int64_t h = 0; h < halves; ++h)
-            accs.push_back(vector::TransferReadOp::create(
-                nb, l, lanes, iter[0],
-                at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)), padAcc,
-                minor1, inBounds));
+            accs.push_back(
+                zeroInit ? zeros
+                         : vector::TransferReadOp::create(
+                               nb, l, lanes, iter[0],
+                               at(plus(nb, i0, r), plus(nb, j0, h * kDotLanes)),
+                               padAcc, minor1, inBounds)
+                               .getResult());
         Value group = index(nb, g);
         auto kLoop = scf::ForOp::create(
             nb, l, index(nb, 0), index(nb, k / g), index(nb, 1), accs,
@@ -973,9 +1026,8 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
           b = op.getDpsInputs()[1];
     // C a fill of zeros (the usual init): the accumulators start as zero
     // tiles, and C is neither filled nor read.
-    auto fill = c.getDefiningOp<linalg::FillOp>();
-    bool zeroInit = fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
-                             matchPattern(fill.value(), m_Zero()));
+    linalg::FillOp fill = zeroFill(c);
+    bool zeroInit = fill != nullptr;
     Value cp = zeroInit ? tensor::EmptyOp::create(
                               rewriter, loc,
                               paddedShape(c, kTileRows, kTileRows),
@@ -1020,13 +1072,21 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   Value b = op.getDpsInputs()[1];
   Value packed = packs.get(rewriter, b, lowering.packedType(),
                            [&] { return lowering.pack(b); });
-  if (dot.unsignedA)
+  bool zeroInit = false;
+  if (dot.unsignedA) {
     c = lowering.lessColumnSums(c, packed);
-  scf::ValueVector results =
-      lowering.blocks(a, packed, c, op->getParentOfType<ModuleOp>());
+  } else if (linalg::FillOp fill = zeroFill(c)) {
+    c = fill.getOutputs()[0];
+    zeroInit = true;
+  }
+  Operation *fill = op.getDpsInits()[0].getDefiningOp();
+  scf::ValueVector results = lowering.blocks(
+      a, packed, c, op->getParentOfType<ModuleOp>(), zeroInit);
   if (fn)
     addTargetFeatures(fn, dot.features);
   rewriter.replaceOp(op, results);
+  if (zeroInit && fill->use_empty())
+    rewriter.eraseOp(fill);
   return success();
 }
 

@@ -111,3 +111,23 @@ func.func @unshared_b(%a: tensor<70x64xf32>, %b: tensor<64x64xf32>, %c: tensor<7
   %r = linalg.matmul ins(%a, %b : tensor<70x64xf32>, tensor<64x64xf32>) outs(%c : tensor<70x64xf32>) -> tensor<70x64xf32>
   return %r : tensor<70x64xf32>
 }
+
+// C a fill of zeros (the usual init): the blocks' accumulators start at
+// zero, and C is neither filled nor read; the peeled rows too.
+// CHECK-LABEL: func.func @zero_init(
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<14x32xf32>
+// CHECK-DAG: %[[Z2:.*]] = arith.constant dense<0.000000e+00> : vector<2x32xf32>
+// CHECK: memref.alloc() {{.*}} : memref<30x64xf32>
+// CHECK-NOT: memref.store
+// CHECK-NOT: vector.transfer_read %{{.*}} : memref<14x32xf32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]]) -> (vector<14x32xf32>)
+// CHECK-NOT: vector.transfer_read %{{.*}} : memref<2x32xf32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z2]]) -> (vector<2x32xf32>)
+// CHECK: return
+func.func @zero_init(%a: tensor<30x16xf32>, %b: tensor<16x64xf32>) -> tensor<30x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<30x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<30x64xf32>) -> tensor<30x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<30x16xf32>, tensor<16x64xf32>) outs(%c : tensor<30x64xf32>) -> tensor<30x64xf32>
+  return %r : tensor<30x64xf32>
+}

@@ -27,10 +27,14 @@ std::string modelsDir() {
 
 std::string smallModel() { return modelsDir() + "/smollm2-135m-instruct-q4_1.gguf"; }
 
+/// A new directory under gtest's temporary directory (TEST_TMPDIR when the
+/// harness sets it, so that a failed test leaves nothing in /tmp).
 std::string tempDir() {
-  char tmpl[] = "/tmp/approx-llm-test-XXXXXX";
-  return mkdtemp(tmpl);
+  std::string tmpl = ::testing::TempDir() + "approx-llm-test-XXXXXX";
+  return mkdtemp(tmpl.data());
 }
+
+std::string neverWritten() { return ::testing::TempDir() + "never-written.gguf"; }
 
 class EngineTest : public ::testing::Test {
 protected:
@@ -429,12 +433,12 @@ TEST_F(MemoTest, ReplaysTheTextAndChargesTheMeasuredTime) {
 }
 
 TEST(QuantizeTest, UnknownTypeAndMissingInputAreErrors) {
-  EXPECT_EQ(allm_quantize(smallModel().c_str(), "/tmp/never-written.gguf", "Q9_X", 1), -1);
+  EXPECT_EQ(allm_quantize(smallModel().c_str(), neverWritten().c_str(), "Q9_X", 1), -1);
   EXPECT_NE(std::string(allm_last_error()).find("unknown quantization type 'Q9_X'"),
             std::string::npos);
-  EXPECT_EQ(allm_quantize("/nonexistent.gguf", "/tmp/never-written.gguf", "Q4_0", 1), -1);
+  EXPECT_EQ(allm_quantize("/nonexistent.gguf", neverWritten().c_str(), "Q4_0", 1), -1);
   EXPECT_NE(std::string(allm_last_error()).find("/nonexistent.gguf"), std::string::npos);
-  EXPECT_NE(access("/tmp/never-written.gguf", F_OK), 0);
+  EXPECT_NE(access(neverWritten().c_str(), F_OK), 0);
 }
 
 } // namespace

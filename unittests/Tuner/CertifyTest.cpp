@@ -234,10 +234,10 @@ TEST(QosDetail, RepeatedMeasurementKeepsTheFirstRunsScores) {
 namespace {
 
 std::string tempStore() {
-  char path[] = "/tmp/approx-certify-store-XXXXXX";
-  int fd = mkstemp(path);
+  std::string path = ::testing::TempDir() + "approx-certify-store-XXXXXX";
+  int fd = mkstemp(path.data());
   close(fd);
-  unlink(path);
+  unlink(path.c_str());
   return path;
 }
 
