@@ -845,8 +845,11 @@ scf::ValueVector DotLowering::blocks(Value a, Value packed, Value c,
         Value padOperand =
             arith::ConstantOp::create(nb, l, operand, nb.getZeroAttr(operand));
         SmallVector<Value> accs;
-        Value zeros = arith::ConstantOp::create(nb, l, lanes,
-                                                nb.getZeroAttr(lanes));
+        Value zeros =
+            zeroInit ? arith::ConstantOp::create(nb, l, lanes,
+                                                 nb.getZeroAttr(lanes))
+                           .getResult()
+                     : Value();
         for (int64_t r = 0; r < kBlockRows; ++r)
           for (int64_t h = 0; h < halves; ++h)
             accs.push_back(
@@ -996,10 +999,10 @@ void requestTiles(RewriterBase &rewriter, FunctionOpInterface fn) {
 }
 
 /// The contraction C[.., M, N] += A[.., M, K] B[.., K, N] with B packed by
-/// `dot`'s groups along K (shared: PackedOperands), on AMX tiles where `usable` has them (any static
-/// shape, padded: AmxTiles.cpp), else as `dot`'s products in register
-/// blocks of 8 x 32 (16 accumulators carried along K; M and N multiples of
-/// those, K of the group).
+/// `dot`'s groups along K (shared: PackedOperands), on AMX tiles where
+/// `usable` has them (any static shape, padded: AmxTiles.cpp), else as
+/// `dot`'s products in register blocks of 8 x 32 (16 accumulators carried
+/// along K; M and N multiples of those, K of the group).
 /// For vpdpbusd, whose first operand is unsigned, A is offset by 128
 /// (a ^ 0x80) and 128 * colsum(B) subtracted from C first: exact in i32.
 /// Failure (types without a `usable` instruction, shape) leaves the op as
