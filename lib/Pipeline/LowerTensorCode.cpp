@@ -1069,27 +1069,21 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure();
   rewriter.setInsertionPoint(op);
   DotLowering lowering(rewriter, op, dot);
+  // vpdpbusd's C starts less the column sums, so not at zero.
+  bool zeroInit = !dot.unsignedA && dropZeroFill(rewriter, op);
   Value a = op.getDpsInputs()[0], c = op.getDpsInits()[0];
   if (dot.unsignedA)
     a = lowering.unsignedA(a);
   Value b = op.getDpsInputs()[1];
   Value packed = packs.get(rewriter, b, lowering.packedType(),
                            [&] { return lowering.pack(b); });
-  bool zeroInit = false;
-  if (dot.unsignedA) {
+  if (dot.unsignedA)
     c = lowering.lessColumnSums(c, packed);
-  } else if (linalg::FillOp fill = zeroFill(c)) {
-    c = fill.getOutputs()[0];
-    zeroInit = true;
-  }
-  Operation *fill = op.getDpsInits()[0].getDefiningOp();
   scf::ValueVector results = lowering.blocks(
       a, packed, c, op->getParentOfType<ModuleOp>(), zeroInit);
   if (fn)
     addTargetFeatures(fn, dot.features);
   rewriter.replaceOp(op, results);
-  if (zeroInit && fill->use_empty())
-    rewriter.eraseOp(fill);
   return success();
 }
 
@@ -1099,8 +1093,8 @@ LogicalResult dotContraction(RewriterBase &rewriter, linalg::LinalgOp op,
 /// operands widened to f32, which is exact, so that it takes the f32
 /// register blocks instead of loops (the MLP's bf16 build at batch 256 on
 /// AMD EPYC: 1.35x -> 0.89x XLA's time; its head ran in loops). An operand
-/// with no other use
-/// is widened in the loop that rounded it (fuseProducer).
+/// with no other use is widened in the loop that rounded it
+/// (fuseProducer).
 void widenBf16(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto isBf16 = [](Value v) { return elementType(v).isBF16(); };
   if (!elementType(op.getDpsInits()[0]).isF32() ||
