@@ -17,6 +17,8 @@ approx-tune's does (and at most 50x the budget trials are asked, so a
 sampler that only repeats itself ends the run).
 
 Prints one JSON line per distinct measured configuration: {"time", "qos"}.
+KIND 'pipe' drives a real space measured by real_spaces.py over stdin and
+stdout instead (spaces.PipeSpace).
 
 usage: optuna_driver.py tpe|nsga2 KIND SPACE_SEED TUNER_SEED BUDGET
 """
@@ -66,10 +68,13 @@ def main():
         trial.set_user_attr("qos", q)
         return t if sampler_name == "tpe" else (t, 1 - q)
 
-    for _ in range(50 * budget):
-        if len(cache) >= budget:
-            break
-        study.optimize(objective, n_trials=1)
+    try:
+        for _ in range(50 * budget):
+            if len(cache) >= budget:
+                break
+            study.optimize(objective, n_trials=1)
+    except spaces.BudgetSpent:
+        pass
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ configurations measured, as approx-tune's does.
 
 Runs in OpenTuner's own environment (benchmarks/tuner/run.sh makes it);
 prints one JSON line per distinct measured configuration: {"time", "qos"}.
+KIND 'pipe' drives a real space measured by real_spaces.py over stdin and
+stdout instead (spaces.PipeSpace).
 
 usage: ot_driver.py KIND SPACE_SEED TUNER_SEED BUDGET
 """
@@ -38,10 +40,6 @@ from opentuner.measurement.inputmanager import FixedInputManager  # noqa: E402
 from opentuner.search.objective import ThresholdAccuracyMinimizeTime  # noqa: E402
 
 
-class Done(Exception):
-    pass
-
-
 def main():
     kind, space_seed, seed, budget = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     space = spaces.generate(kind, space_seed)
@@ -59,12 +57,12 @@ def main():
         def run(self, desired_result, input, limit):
             tests[0] += 1
             if tests[0] > 50 * budget:
-                raise Done()
+                raise spaces.BudgetSpent()
             c = space.repair(dict(desired_result.configuration.data))
             key = tuple(sorted(c.items()))
             if key not in cache:
                 if measured[0] >= budget:
-                    raise Done()
+                    raise spaces.BudgetSpent()
                 cache[key] = space.evaluate(c)
                 measured[0] += 1
                 t, q = cache[key]
@@ -80,7 +78,7 @@ def main():
                           input_manager=FixedInputManager())
     try:
         opentuner.tuningrunmain.TuningRunMain(interface, args).main()
-    except Done:
+    except spaces.BudgetSpent:
         pass
 
 

@@ -7,6 +7,8 @@
 # Arguments go to compare.py; the default is the full comparison (the
 # hand-made easy and hard spaces and the generated families, 20 seeds each,
 # budgets 50/100/200/400/1000), written to benchmarks/results/tuner/.
+# `run.sh real [ARGS]`: the five kernels' real spaces instead (real_spaces.py;
+# 5 seeds, budgets 50/100/200), written to benchmarks/results/tuner/real/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/scripts/paths.sh"
@@ -32,8 +34,13 @@ if ! "$APPROX_VENV/bin/python" -c "import approx_runtime" 2>/dev/null; then
   echo "tuner benchmark: error: approx_runtime is not in $APPROX_VENV (run scripts/build.sh)" >&2
   exit 1
 fi
+script=compare.py results=$root/benchmarks/results/tuner
+if [ "${1:-}" = real ]; then
+  shift
+  script=real_spaces.py results=$results/real
+fi
 out=()
-[[ " $* " == *" --out "* ]] || out=(--out "$root/benchmarks/results/tuner")
-exec "$APPROX_VENV/bin/python" "$root/benchmarks/tuner/compare.py" \
+[[ " $* " == *" --out "* ]] || out=(--out "$results")
+exec "$APPROX_VENV/bin/python" "$root/benchmarks/tuner/$script" \
   --opentuner-python "$opentuner/bin/python" --optuna-python "$optuna/bin/python" \
   "${out[@]}" "$@"

@@ -38,7 +38,9 @@ QoS bound.
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import sys
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
 
@@ -246,13 +248,52 @@ FAMILIES = {
 KINDS = ["easy", "hard"] + list(FAMILIES)
 
 
-def generate(kind: str, seed: int) -> SyntheticSpace:
+class BudgetSpent(Exception):
+    """Raised by PipeSpace.evaluate when the harness has measured as many
+    configurations as the run may (the peer's driver then ends)."""
+
+
+class PipeSpace:
+    """A real space, measured by the harness that started the driver
+    (real_spaces.py) through the driver's stdin and stdout, one JSON object a
+    line. The harness first sends {"parameters": [[name, kind, lower, upper],
+    ...], "qos_min": q}; then each configuration the driver asks for is
+    printed as {"config": {name: value}} and answered with {"time": t, "qos":
+    q}, or with {"done": true} once the run's budget is spent. The harness
+    repairs thresholds, maps decision indices to values and counts distinct
+    configurations: repair() leaves a proposal as it is."""
+
+    def __init__(self, stdin, stdout):
+        self.stdin, self.stdout = stdin, stdout
+        header = json.loads(stdin.readline())
+        self.params = [tuple(p) for p in header["parameters"]]
+        self.qos_min = header["qos_min"]
+
+    def parameters(self) -> List[Tuple[str, str, int, int]]:
+        return self.params
+
+    def repair(self, c: Dict[str, int]) -> Dict[str, int]:
+        return c
+
+    def evaluate(self, config: Dict[str, int]) -> Tuple[float, float]:
+        print(json.dumps({"config": config}), file=self.stdout, flush=True)
+        line = self.stdin.readline()
+        answer = json.loads(line) if line else {"done": True}
+        if answer.get("done"):
+            raise BudgetSpent()
+        return answer["time"], answer["qos"]
+
+
+def generate(kind: str, seed: int):
     """'easy': two one-threshold knobs, no interaction, qos >= 0.95.
     'hard': five knobs (19 parameters), two interacting pairs and a narrow
     feasible region (qos >= 0.97). A FAMILIES name: an instance of that
-    family drawn from the seed (generate_family)."""
+    family drawn from the seed (generate_family). 'pipe': a PipeSpace on
+    standard input and output (the seed is not used)."""
     if kind in FAMILIES:
         return generate_family(kind, seed)
+    if kind == "pipe":
+        return PipeSpace(sys.stdin, sys.stdout)
     rng = random.Random(f"{kind}-{seed}")
     if kind == "easy":
         shape, values, pairs, interaction, qos_min = [1, 1], 4, [], 0.0, 0.95
