@@ -31,14 +31,16 @@ A run at budget B is judged by its first B configurations:
   speedup      the exact time over the fastest point within 3 / 6 / 9 % loss
                (1.0 when none is faster than exact).
 Times are normalised by the seed's exact measurement, the same for the four
-tuners. Reported: medians over the seeds per kernel, budget and tuner, and a
+tuners. Reported: medians over the seeds per kernel, budget and tuner, a
 one-sided Wilcoxon signed-rank test (paired by seed) that approx-tune's
-hypervolume is larger than each peer's.
+hypervolume is larger than each peer's, and the same test over every
+(kernel, seed) pair.
 
 usage: real_spaces.py [--kernels lavamd,kb,...] [--seeds 5] [--first-seed 1]
                       [--budgets 50,100,200] [--repetitions 3]
                       --opentuner-python PY --optuna-python PY
-                      [--out DIR] [--work DIR]
+                      [--jobs N] [--out DIR] [--work DIR]
+       real_spaces.py --render real.json [--out DIR]   (the tables again)
 (`benchmarks/tuner/run.sh real` sets up the peers' environments and calls this.)
 """
 import argparse
@@ -262,15 +264,27 @@ def main():
     p.add_argument("--budgets", default="50,100,200")
     p.add_argument("--size", choices=["tiny", "small", "paper"], default="small")
     p.add_argument("--repetitions", type=int, default=3, help="runs per configuration")
-    p.add_argument("--opentuner-python", required=True)
-    p.add_argument("--optuna-python", required=True)
+    p.add_argument("--opentuner-python", help="python of OpenTuner 0.8.8's environment")
+    p.add_argument("--optuna-python", help="python of Optuna 4.5.0's environment")
     p.add_argument("--jobs", type=int, default=1,
                    help="kernels measured at once (default 1; more share the machine, and "
                         "every tuner's times with it)")
     p.add_argument("--build", default=os.path.join(kernels.ROOT, "build"))
     p.add_argument("--out", help="write real.md and real.json here")
     p.add_argument("--work", help="keep builds and stores here (default: a temporary directory)")
+    p.add_argument("--render", metavar="REAL_JSON",
+                   help="tune nothing: write the tables of an earlier run's real.json again "
+                        "(real.md in --out, and standard output)")
     args = p.parse_args()
+    if args.render:
+        with open(args.render) as f:
+            data = json.load(f)
+        settings = SimpleNamespace(**data["settings"])
+        write(table(data["results"], sorted(int(b) for b in settings.budgets.split(",")),
+                    settings), None, args.out)
+        return
+    if not (args.opentuner_python and args.optuna_python):
+        p.error("--opentuner-python and --optuna-python are needed to tune")
     budgets = sorted(int(b) for b in args.budgets.split(","))
     names = args.kernels.split(",")
     for k in names:
@@ -289,14 +303,18 @@ def main():
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
-    md = table(results, budgets, args)
+    write(table(results, budgets, args), {"settings": vars(args), "results": results}, args.out)
+
+
+def write(md, data, out):
     print(md)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "real.md"), "w") as f:
+    if out:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "real.md"), "w") as f:
             f.write(md)
-        with open(os.path.join(args.out, "real.json"), "w") as f:
-            json.dump({"settings": vars(args), "results": results}, f, separators=(",", ":"))
+        if data:
+            with open(os.path.join(out, "real.json"), "w") as f:
+                json.dump(data, f, separators=(",", ":"))
 
 
 def table(results, budgets, args):
@@ -305,7 +323,7 @@ def table(results, budgets, args):
     seeds = f"seeds {args.first_seed}..{args.first_seed + args.seeds - 1}"
     out = ["# approx-tune against OpenTuner and Optuna on the kernels' real spaces", "",
            f"Dynamic spaces at {args.size} size, QoS >= {QOS_MIN}, {args.repetitions} runs per "
-           f"configuration, {seeds} (each its own tuner seed). Cells: median over the seeds. "
+           f"configuration, {seeds} (each its own tuner seed), {args.jobs} kernel(s) measured at once. Cells: median over the seeds. "
            "Hypervolume: time saved, averaged over loss bounds 0-10 % (1 - time ratio; "
            "larger is better); speedup: best at <= 3 / 6 / 9 % loss on the tuning input. "
            "p: one-sided Wilcoxon signed-rank test (paired by seed) that approx-tune's "
@@ -337,6 +355,21 @@ def table(results, budgets, args):
             "|---|" + "---|" * len(peers)]
     out += [f"| {b} | " + " | ".join(f"{wins[b][t]} of {len(results)}" for t in peers) + " |"
             for b in budgets]
+    pairs = sum(len(r["runs"]["approx-tune"]) for r in results.values())
+    out += ["", f"## All kernels: the {pairs} (kernel, seed) pairs", "",
+            "Pairs where approx-tune's hypervolume is the larger, and p of the one-sided "
+            "Wilcoxon signed-rank test over all of them (paired by kernel and seed).", "",
+            "| budget | " + " | ".join(compare.TITLES[t] for t in peers) + " |",
+            "|---|" + "---|" * len(peers)]
+    for b in budgets:
+        cells = []
+        for t in peers:
+            diffs = [a[str(b)]["hypervolume"] - x[str(b)]["hypervolume"]
+                     for r in results.values()
+                     for a, x in zip(r["runs"]["approx-tune"], r["runs"][t])]
+            cells.append(f"{sum(d > 0 for d in diffs)} of {pairs}, "
+                         f"p = {compare.wilcoxon_greater(diffs):.2g}")
+        out.append(f"| {b} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
