@@ -4,7 +4,7 @@
 # Runs EXE on the input set APPROX_INPUT_SET names: the tuning input
 # (instance 0), the evaluation (test) inputs (APPROX_EVAL_INSTANCES, default
 # instances 1-5) or the calibration inputs (APPROX_CALIBRATION_INSTANCES,
-# default instances 100-129); compares each output with the exact one in
+# default instances 100-249); compares each output with the exact one in
 # REFDIR/<size>-<instance>.out using `approx-qos METRIC...`, and prints the
 # summed kernel time and the mean QoS as `approx-result: time=<s> qos=<q>`.
 # With APPROX_QOS_DETAIL set, writes there each input's QoS as
@@ -13,7 +13,7 @@ qos_tool=$1 refdir=$2 exe=$3 size=$4
 shift 4
 case "${APPROX_INPUT_SET:-tuning}" in
 evaluation) instances=${APPROX_EVAL_INSTANCES:-"1 2 3 4 5"} ;;
-calibration) instances=${APPROX_CALIBRATION_INSTANCES:-$(seq 100 129)} ;;
+calibration) instances=${APPROX_CALIBRATION_INSTANCES:-$(seq 100 249)} ;;
 *) instances="0" ;;
 esac
 out=$(mktemp) || exit 1

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace approx::tune {
@@ -181,6 +182,30 @@ double lossUpperBound(const Paired &paired, double delta, BoundKind kind) {
   }
 }
 
+size_t minimumInputs(double level, double delta, BoundKind kind,
+                     size_t most) {
+  auto passes = [&](size_t n) {
+    Paired p;
+    p.exact.assign(n, 1);
+    p.approx.assign(n, 1);
+    return lossPValue(p, level, kind) <= delta;
+  };
+  // More agreeing inputs never raise the p-value: search by doubling, then
+  // bisect.
+  size_t hi = 1;
+  while (!passes(hi)) {
+    if (hi >= most)
+      return 0;
+    hi = std::min(most, 2 * hi);
+  }
+  size_t lo = hi / 2; // fails (or 0)
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    (passes(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 LevelCertificate fixedSequence(const std::vector<Candidate> &candidates,
                                double level, double delta, BoundKind kind) {
   LevelCertificate c;
@@ -204,6 +229,25 @@ LevelCertificate fixedSequence(const std::vector<Candidate> &candidates,
     }
     if (c.pick < 0 || k.time < candidates[size_t(c.pick)].time)
       c.pick = long(i);
+  }
+  // Too few inputs for this level at all: say so, rather than let the first
+  // candidate's failure read as a finding about it.
+  auto paired = std::find_if(candidates.begin(), candidates.end(),
+                             [](const Candidate &k) { return k.paired.has_value(); });
+  if (c.pick < 0 && paired != candidates.end()) {
+    size_t inputs = paired->paired->inputs(),
+           need = minimumInputs(level, delta, kind);
+    if (inputs < need) {
+      c.needed = need;
+      char why[200];
+      std::snprintf(why, sizeof why,
+                    "%zu inputs cannot certify a loss of at most %g %% at "
+                    "delta %g: even a configuration scoring 1 on every input, "
+                    "as exact does, needs %zu (%s bound)",
+                    inputs, level * 100, delta, need, boundName(kind));
+      c.tooFewInputs = why;
+      c.stoppedAt = c.tooFewInputs + "; " + c.stoppedAt;
+    }
   }
   return c;
 }

@@ -232,6 +232,9 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     LevelCertificate c;
     if (nothing.empty()) {
       c = fixedSequence(cert.candidates, level, cs.delta, cs.bound);
+      if (c.needed && settings.warn)
+        settings.warn("calibration set: " + c.tooFewInputs +
+                      "; give it more inputs");
     } else {
       c.level = level;
       c.delta = cs.delta;

@@ -25,7 +25,9 @@ def certify(exact: Sequence[float],
             levels: Sequence[float] = LEVELS, delta: float = 0.05,
             bound: str = "betting") -> List[dict]:
     """Per level: {"level", "pick" (candidate index, -1 for the exact
-    configuration), "tested", "stopped_at"}. `exact` and each candidate's
+    configuration), "tested", "stopped_at", "needed" (when nothing was
+    certified because the inputs were too few for the level at all: the
+    fewest it can pass on; else 0)}. `exact` and each candidate's
     scores are per input, in the same order, in [0, 1]; a candidate's
     scores may be None (its measurement failed: the sequence stops
     there)."""

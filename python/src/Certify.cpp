@@ -88,6 +88,7 @@ void bindCertify(nb::module_ &m) {
           d["pick"] = c.pick;
           d["tested"] = c.tested;
           d["stopped_at"] = c.stoppedAt;
+          d["needed"] = c.needed;
           out.append(d);
         }
         return out;

@@ -29,6 +29,16 @@ def test_fixed_sequence_over_held_scores():
     assert (c["pick"], c["tested"]) == (-1, 1)
 
 
+def test_too_few_inputs_for_a_level():
+    # 30 inputs, no loss: no level from 1 % to 9 % can pass (the betting
+    # bound needs 45 even at 9 %), and each certificate says so.
+    for c in ar.certify(scores(30, 0), [(0.5, scores(30, 0))]):
+        assert c["pick"] == -1 and c["needed"] > 30, c
+        assert c["stopped_at"].startswith("30 inputs cannot certify"), c
+    (c,) = ar.certify(scores(1000, 0), [(0.5, scores(1000, 0))], levels=(0.09,))
+    assert (c["pick"], c["needed"]) == (0, 0)
+
+
 def test_upper_bound():
     exact = scores(1000, 0)
     upper = ar.loss_upper_bound(exact, scores(1000, 10))

@@ -170,6 +170,48 @@ TEST(Certify, FixedSequencePicksTheFastestBeforeTheFirstFailure) {
   EXPECT_EQ(c.tested, 1u);
 }
 
+// The fewest inputs a level can pass on: the betting bound's stake is at
+// most 3/4 of the largest safe one, so an input that scores as exact raises
+// the capital by at most 1 + 0.75 level / (1 - level), and 20 (1 / delta)
+// takes at least log 20 / log of that many inputs.
+TEST(Certify, MinimumInputsIsTheFirstPassingCount) {
+  for (BoundKind k : {BoundKind::Betting, BoundKind::HoeffdingBentkus})
+    for (double level : {0.01, 0.03, 0.09}) {
+      size_t n = minimumInputs(level, 0.05, k);
+      ASSERT_GT(n, 1u) << boundName(k) << " " << level;
+      Paired p;
+      p.exact.assign(n, 1);
+      p.approx.assign(n, 1);
+      EXPECT_LE(lossPValue(p, level, k), 0.05);
+      p.exact.pop_back();
+      p.approx.pop_back();
+      EXPECT_GT(lossPValue(p, level, k), 0.05);
+    }
+  double bound = std::log(20) / std::log1p(0.75 * 0.09 / 0.91);
+  EXPECT_GE(double(minimumInputs(0.09, 0.05, BoundKind::Betting)), bound);
+  EXPECT_GT(minimumInputs(0.03, 0.05, BoundKind::Betting),
+            minimumInputs(0.09, 0.05, BoundKind::Betting));
+  EXPECT_EQ(minimumInputs(0.09, 0.05, BoundKind::Betting, 10), 0u);
+}
+
+TEST(Certify, TooFewInputsAreNamedAsTheReason) {
+  // 30 inputs, all as exact: nothing passes at 9 %, and the certificate
+  // says it is the count, not the candidate.
+  std::vector<Candidate> cs = {candidate(30, 0, 0.5)};
+  LevelCertificate c = fixedSequence(cs, 0.09, 0.05, BoundKind::Betting);
+  EXPECT_EQ(c.pick, -1);
+  EXPECT_EQ(c.needed, minimumInputs(0.09, 0.05, BoundKind::Betting));
+  EXPECT_EQ(c.stoppedAt.rfind("30 inputs cannot certify a loss of at most 9 % at delta 0.05", 0),
+            0u)
+      << c.stoppedAt;
+  // Enough inputs: no such remark.
+  cs = {candidate(1000, 0, 0.5)};
+  c = fixedSequence(cs, 0.09, 0.05, BoundKind::Betting);
+  EXPECT_EQ(c.pick, 0);
+  EXPECT_EQ(c.needed, 0u);
+  EXPECT_TRUE(c.tooFewInputs.empty());
+}
+
 TEST(Certify, FixedSequenceStopsAtAFailedMeasurement) {
   Candidate failed;
   failed.why = "its calibration run crashed";

@@ -70,6 +70,15 @@ double lossPValue(const Paired &paired, double level, BoundKind kind);
 /// when none below 1.
 double lossUpperBound(const Paired &paired, double delta, BoundKind kind);
 
+/// The fewest inputs on which "loss <= level" can pass at `delta` at all:
+/// the test on a configuration scoring 1 on every input, as exact does (the
+/// best case for a configuration that never beats exact; where exact itself
+/// scores less, more inputs are needed). Fewer inputs certify nothing at
+/// that level, whatever was measured; 0 when not even `most` inputs
+/// suffice.
+size_t minimumInputs(double level, double delta, BoundKind kind,
+                     size_t most = 1000000);
+
 /// log P(Binomial(n, p) <= k) (0 for k >= n).
 double logBinomialCdf(size_t n, double p, size_t k);
 
@@ -89,8 +98,14 @@ struct LevelCertificate {
   long pick = -1;
   /// Candidates tested (the sequence stops at the first that fails).
   size_t tested = 0;
-  /// Why the sequence stopped ("" when every candidate passed).
+  /// Why the sequence stopped ("" when every candidate passed). When the
+  /// candidates had too few inputs for the level, it says so first.
   std::string stoppedAt;
+  /// The fewest inputs this level can pass on (minimumInputs), when the
+  /// candidates had fewer: nothing could be certified; 0 otherwise.
+  size_t needed = 0;
+  /// That, in a sentence ("" when there were inputs enough).
+  std::string tooFewInputs;
 };
 
 /// Fixed-sequence testing of "loss <= level" over `candidates` in the

@@ -12,13 +12,14 @@
 #     DETAIL=ids: approximate configurations score other inputs;
 #     DETAIL=zero: every score on the calibration set is 0.
 #   CALIBRATION_LOG=FILE: each calibration run appends its configuration.
+#   CALIBRATION_INPUTS=N: the calibration set has N inputs instead.
 cfg=$(tr -d ' \n{}"' < "$APPROX_CONFIG")
 val() { echo "$cfg" | tr ',' '\n' | sed -n "s/^$1://p"; }
 t=$(val row_mean_threshold_0); d0=$(val row_mean_decision_0)
 d1=$(val row_mean_decision_1); s=$(val squash_knob_val)
 n=50
 if [ "$APPROX_INPUT_SET" = calibration ]; then
-  n=1500
+  n=${CALIBRATION_INPUTS:-1500}
   [ -n "$CALIBRATION_LOG" ] && echo "$cfg" >> "$CALIBRATION_LOG"
 fi
 awk -v t="$t" -v a="$d0" -v b="$d1" -v s="$s" -v n="$n" \
