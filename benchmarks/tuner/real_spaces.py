@@ -259,17 +259,23 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--kernels", default=",".join(kernels.KERNELS),
                    help="kernels of benchmarks/kernels.py (default %(default)s)")
-    p.add_argument("--seeds", type=int, default=5)
+    p.add_argument("--seeds", type=int, default=5,
+                   help="tuner seeds per kernel (default %(default)s)")
     p.add_argument("--first-seed", type=int, default=1)
-    p.add_argument("--budgets", default="50,100,200")
-    p.add_argument("--size", choices=["tiny", "small", "paper"], default="small")
-    p.add_argument("--repetitions", type=int, default=3, help="runs per configuration")
+    p.add_argument("--budgets", default="50,100,200",
+                   help="distinct configurations measured, each read off one run of the "
+                        "largest (default %(default)s)")
+    p.add_argument("--size", choices=["tiny", "small", "paper"], default="small",
+                   help="the kernels' input size (default %(default)s)")
+    p.add_argument("--repetitions", type=int, default=3,
+                   help="runs per configuration, medians kept (default %(default)s)")
     p.add_argument("--opentuner-python", help="python of OpenTuner 0.8.8's environment")
     p.add_argument("--optuna-python", help="python of Optuna 4.5.0's environment")
     p.add_argument("--jobs", type=int, default=1,
                    help="kernels measured at once (default 1; more share the machine, and "
                         "every tuner's times with it)")
-    p.add_argument("--build", default=os.path.join(kernels.ROOT, "build"))
+    p.add_argument("--build", default=os.path.join(kernels.ROOT, "build"),
+                   help="the project's build directory (default %(default)s)")
     p.add_argument("--out", help="write real.md and real.json here")
     p.add_argument("--work", help="keep builds and stores here (default: a temporary directory)")
     p.add_argument("--render", metavar="REAL_JSON",
