@@ -179,8 +179,15 @@ LevelPick Report::pick(double loss) const {
   if (certification) {
     p.certified = true;
     const LevelCertificate *c = certificate(loss);
-    if (c && c->pick >= 0)
-      p.point = long(certification->order[size_t(c->pick)]);
+    if (c && c->pick >= 0) {
+      size_t point = certification->order[size_t(c->pick)];
+      double time = certification->measured.frontier[point].time,
+             exactTime = certification->measured.baseline.time;
+      if (time > 0 && exactTime / time <= 1)
+        p.slowerCertified = exactTime / time;
+      else
+        p.point = long(point);
+    }
   } else {
     const Config &exact = result->evaluations[0].config;
     for (size_t i = 0; i < result->frontier.size(); ++i) {
@@ -481,7 +488,11 @@ std::string Report::speedupTable() const {
         std::snprintf(line, sizeof line, "<= %-5s   %6.2fx   %13.2f%%   %16.2f%%   ",
                       (levelName(row.level) + "%").c_str(), row.speedup,
                       row.estimate * 100, row.upper * 100);
-        t += line + test + "\n";
+        t += line + test +
+             (row.speedup <= 1 ? "   (no faster than exact here: the exact "
+                                 "configuration is deployed)"
+                               : "") +
+             "\n";
       }
     }
   }
@@ -569,6 +580,9 @@ std::string Report::summaryJson() const {
                     jsonString(p.certified ? "certified" : "tuning") +
                     ", \"exact\": " + (p.point < 0 ? "true" : "false") +
                     (p.withinNoise > 0 ? ", \"within_noise\": " + num(p.withinNoise) : "") +
+                    (p.slowerCertified > 0
+                         ? ", \"slower_on_calibration\": " + num(p.slowerCertified)
+                         : "") +
                     ", \"tuning\": " + measurementJson(m, base, r.evaluations[0].result);
     if (holdout && holdout->baseline.ok())
       s += ", \"evaluation\": " +

@@ -248,14 +248,13 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
 
 const Evaluation &TuningRun::best(bool &certified) const {
   certified = false;
-  if (rep.certification)
-    if (const LevelCertificate *c = rep.certificate(1 - rep.qosMin)) {
-      certified = true;
-      if (c->pick < 0)
-        return tuned.evaluations[0];
-      size_t point = rep.certification->order[size_t(c->pick)];
-      return tuned.evaluations[tuned.frontier[point]];
-    }
+  if (rep.certification && rep.certificate(1 - rep.qosMin)) {
+    // The level's deployment pick: certified, and faster than exact.
+    certified = true;
+    LevelPick p = rep.pick(1 - rep.qosMin);
+    return p.point < 0 ? tuned.evaluations[0]
+                       : tuned.evaluations[tuned.frontier[size_t(p.point)]];
+  }
   if (tuned.best < 0)
     return tuned.evaluations[0];
   const Evaluation &fastest = tuned.evaluations[size_t(tuned.best)];

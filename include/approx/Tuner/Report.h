@@ -74,6 +74,10 @@ struct LevelPick {
   /// not faster than the exact configuration by more than its measured
   /// noise (TuneResult::baselineNoise), so the exact one is deployed.
   double withinNoise = 0;
+  /// > 0: the certified pick's speedup on the calibration set, where it was
+  /// no faster than the exact configuration: its loss is certified, its
+  /// gain is not there, so the exact one is deployed.
+  double slowerCertified = 0;
 };
 
 /// The largest speedup over `baseline` among `points` with QoS >= 1 - loss
