@@ -489,9 +489,10 @@ std::string Report::speedupTable() const {
                       (levelName(row.level) + "%").c_str(), row.speedup,
                       row.estimate * 100, row.upper * 100);
         t += line + test +
-             (row.speedup <= 1 ? "   (no faster than exact here: the exact "
-                                 "configuration is deployed)"
-                               : "") +
+             (pick(row.level).slowerCertified > 0
+                  ? "   (no faster than exact here: the exact "
+                    "configuration is deployed)"
+                  : "") +
              "\n";
       }
     }
