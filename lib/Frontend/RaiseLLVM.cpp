@@ -326,8 +326,8 @@ void RaiseLLVMToStdPass::runOnOperation() {
     // `noreturn` (branchPastNoReturnCall relies on it), C++'s forward
     // progress (`mustprogress`: without it LLVM cannot delete a call whose
     // result is unused, such as a state function only a knob reads, since
-    // it might not return) and `nounwind`. The approximations keep all
-    // three true.
+    // it might not return) and `nounwind` (the approximations keep all
+    // three true), and the directive `noinline`.
     SmallVector<Attribute> kept;
     if (auto passthrough = f->getAttrOfType<ArrayAttr>("passthrough"))
       for (Attribute a : passthrough)
@@ -336,8 +336,20 @@ void RaiseLLVMToStdPass::runOnOperation() {
           kept.push_back(s);
     if (f.getNoUnwind())
       kept.push_back(b.getStringAttr("nounwind"));
+    // (func.func's own `no_inline` would not reach LLVM: func-to-llvm drops
+    // func.func's inherent attributes.)
+    if (f.getNoInline())
+      kept.push_back(b.getStringAttr("noinline"));
     if (!kept.empty())
       fn->setAttr("passthrough", b.getArrayAttr(kept));
+    // So are the instruction set a function is compiled for (its
+    // `__attribute__((target))`: without it an AVX2 path is built for
+    // SSE2) and `always_inline`; func-to-llvm passes them on.
+    for (StringAttr name :
+         {f.getTargetCpuAttrName(), f.getTargetFeaturesAttrName(),
+          f.getTuneCpuAttrName(), f.getAlwaysInlineAttrName()})
+      if (Attribute a = f->getAttr(name))
+        fn->setAttr(name, a);
     // The parameters' and the result's attributes are the function's ABI
     // (byval and sret structures, signext/zeroext narrow integers: without
     // them a caller compiled by another compiler passes a structure where

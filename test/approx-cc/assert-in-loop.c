@@ -25,9 +25,9 @@
 // IR: call @__assert_fail
 // IR: scf.if
 // IR: call @__assert_fail
-// IR: func.func private @__assert_fail({{.*}}) attributes {passthrough = ["noreturn", "nounwind"]}
+// IR: func.func private @__assert_fail({{.*}}) attributes {passthrough = ["noreturn", "nounwind"], target_cpu
 // LLVM: declare void @__assert_fail({{.*}}) #[[NR:[0-9]+]]
-// LLVM: attributes #[[NR]] = { noreturn nounwind }
+// LLVM: attributes #[[NR]] = { noreturn nounwind {{.*}}}
 double sum_squares(const double *x, int n) {
   double s = 0;
   // @approx:static_transform transform_type=loop_perforate knob_val=0 decision_values=[0, 2] knob_name=ss

@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: approx-cc %s -O2 --approx-exact --emit=llvm -o - | FileCheck %s
 // CHECK: define {{.*}}i32 @_Z8classifyPKd({{.*}}) #[[CLASSIFY:[0-9]+]]
-// CHECK: attributes #[[CLASSIFY]] = { mustprogress nounwind }
+// CHECK: attributes #[[CLASSIFY]] = { mustprogress nounwind "target-cpu"="x86-64" {{.*}}}
 // RUN: approx-cc %s -O2 --approx-exact -o %t/exact
 // RUN: %t/exact | FileCheck %s --check-prefix=OUT
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=main %t/exact | FileCheck %s --check-prefix=ASM --implicit-check-not=comisd
