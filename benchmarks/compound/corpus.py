@@ -235,9 +235,11 @@ EXPLANATORY = re.compile(r"^(why|how(?! (many|much|long|old|far|large|big|tall|o
                          r"common)\b))\b")
 
 
-def squad_questions(data, n, seed=1, explanatory=False):
+def squad_questions(data, n, seed=1, explanatory=False, min_answer_words=0):
     """A seeded sample of n SQuAD v1.1 dev questions (with `explanatory`,
-    of its why and how questions only: EXPLANATORY) as question-file lines
+    of its why and how questions only: EXPLANATORY; with
+    `min_answer_words`, of those whose every gold answer has at least that
+    many words) as question-file lines
     (question <TAB> answer ...), written as NQ-open writes its queries
     (lower case, no question mark): question distributions other than
     NQ-open's over the same collection, whose SQuAD paragraphs are among
@@ -251,7 +253,8 @@ def squad_questions(data, n, seed=1, explanatory=False):
                 raise DataError(f"{name}:{n_line}: a qas entry without a question or answers")
             q = clean(q).lower().rstrip("?").strip()
             unique = list(dict.fromkeys(clean(a) for a in answers if isinstance(a, str)))
-            if q and unique and (not explanatory or EXPLANATORY.match(q)):
+            if (q and unique and (not explanatory or EXPLANATORY.match(q))
+                    and min(len(a.split()) for a in unique) >= min_answer_words):
                 pool.append("\t".join([q] + unique))
     if n > len(pool):
         raise DataError(f"{name}: {len(pool)} questions, fewer than the {n} asked for")

@@ -5,22 +5,27 @@ rag_bm25 (benchmarks/compound), its runtime-table build with the instruct
 models, deployed at the pick issue 38 certified at --level (its
 summary.json), answers four sets of real questions at that pick and at the
 exact configuration: the NQ-open validation split (the calibration set the
-pick was certified on), the NQ-open evaluation split (held out), and two
+pick was certified on), the NQ-open evaluation split (held out), and three
 shifts to SQuAD v1.1 dev questions (crowd-written reading-comprehension
 questions about the SQuAD paragraphs, which are among the distractors of
 the same passage collection; corpus.squad_questions): --squad questions of
-every kind, and --explanatory why and how questions, whose answers are
-longer than NQ-open's factoids.
+every kind, --explanatory why and how questions, whose answers are longer
+than NQ-open's factoids, and --long questions whose every gold answer has
+at least --min-answer-words words (a shift the pick, which cuts answers
+short, is most exposed to).
 
 A unit's loss is what a shadow run can measure without gold answers: the
-disagreement of the pick's answer with the exact configuration's, 1 - token
-F1 (SQuAD's normalisation). The monitor's level (`max_loss`) is the (1 -
+disagreement of the pick's answer with the exact configuration's, by
+default 0/1 (--loss differ: whether the answers differ after SQuAD's
+normalisation, which bounds the accuracy lost from above), or 1 - token F1
+(--loss f1, which a truncated answer barely moves; drift.json stores it per
+question either way). The monitor's level (`max_loss`) is the (1 -
 --delta) upper confidence bound of the mean loss on the validation split,
 as certification bounds a pick's loss (approx_runtime.loss_upper_bound).
 
 The runtime controller (approx_controller.h, through approx_runtime) then
 replays --streams seeded streams of --units questions: the first half drawn
-from the evaluation split, the second from one of two shifted sets (each
+from the evaluation split, the second from one of the shifted sets (each
 unit drawn with replacement, its loss the question's measured one), on a
 two-point frontier (the pick, the exact configuration; their times per
 question as the deployment measured them, uncached) with a goal only the
@@ -32,7 +37,10 @@ stream's). The same on unshifted streams (evaluation questions only).
 
 Writes drift.json and the `drift` entry of summary.json in --out. With
 --memo, the LLM calls go through that memoisation directory (tuning's):
-calls already made replay, so a rerun costs minutes, not hours."""
+calls already made replay, so a rerun costs minutes, not hours. With
+--reuse, the per-question losses a previous run stored in its drift.json
+(for the same pick, QA models and set sizes) are taken instead of answering
+those sets again."""
 import argparse
 import atexit
 import json
@@ -58,6 +66,13 @@ sys.path.insert(0, os.path.join(repo, "python"))
 COMPOUND = os.path.join(repo, "benchmarks", "results", "compound", "rag_bm25", "summary.json")
 THRESHOLD = re.compile(r"_threshold_\d+$")
 PUNCTUATION = set(string.punctuation)
+# The shifted question sets, in the order of the tables.
+SHIFTS = {"squad": "every kind", "explanatory": "why/how", "long": "long answers"}
+# What the monitor is told a shadowed unit lost, from the answers' 1 - F1.
+UNIT_LOSSES = {
+    "f1": ("1 - token F1 of the pick's answer against the exact configuration's", lambda x: x),
+    "differ": ("1 when the pick's answer differs from the exact configuration's (token F1 "
+               "below 1), else 0", lambda x: float(x > 0))}
 
 
 def normalize(text):
@@ -79,6 +94,11 @@ def disagreement(answer, reference):
     return 1 - 2 * p * q / (p + q)
 
 
+def count_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return sum(1 for _ in f)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(repo, "build"))
@@ -94,6 +114,13 @@ def main():
                     help="SQuAD questions of every kind (default 100)")
     ap.add_argument("--explanatory", type=int, default=150,
                     help="SQuAD why and how questions (default 150)")
+    ap.add_argument("--long", type=int, default=150,
+                    help="SQuAD questions with long gold answers (default 150)")
+    ap.add_argument("--min-answer-words", type=int, default=8,
+                    help="the words of a long question's shortest gold answer (default 8)")
+    ap.add_argument("--reuse", metavar="DRIFT_JSON",
+                    help="take the losses of the sets this earlier drift.json measured for "
+                    "the same pick, QA models and set sizes")
     ap.add_argument("--streams", type=int, default=400)
     ap.add_argument("--units", type=int, default=2000, help="units per stream; the shift at "
                     "half (default 2000)")
@@ -103,6 +130,8 @@ def main():
                     help="the level's confidence and the monitor's false-alarm bound")
     ap.add_argument("--qa-models", choices=sorted(qa_models.SETS),
                     help="the QA models (default: those the pick was certified with)")
+    ap.add_argument("--loss", choices=sorted(UNIT_LOSSES), default="differ",
+                    help="a shadowed unit's loss: differ (0/1, default) or f1 (1 - token F1)")
     ap.add_argument("--max-loss", type=float,
                     help="the monitor's level (default: the validation split's bound)")
     ap.add_argument("--memo", help="LLM memoisation directory (APPROX_LLM_CACHE)")
@@ -134,11 +163,22 @@ def main():
     exe = rag_table(cc, a.build, tmp)
     sets = {"validation": os.path.join(data, "questions-validation.tsv"),
             "evaluation": os.path.join(data, "questions-evaluation.tsv")}
-    for name, n in (("squad", a.squad), ("explanatory", a.explanatory)):
+    for name, n in (("squad", a.squad), ("explanatory", a.explanatory), ("long", a.long)):
         sets[name] = os.path.join(tmp, f"questions-{name}.tsv")
         with open(sets[name], "w", encoding="utf-8") as f:
             f.writelines(line + "\n" for line in corpus.squad_questions(
-                corpus.DEFAULT_DATA, n, explanatory=name == "explanatory"))
+                corpus.DEFAULT_DATA, n, explanatory=name == "explanatory",
+                min_answer_words=a.min_answer_words if name == "long" else 0))
+    deployment = f"{a.mode} pick at {a.level} %"
+    earlier = {}
+    if a.reuse:
+        with open(a.reuse) as f:
+            old = json.load(f)
+        if old.get("deployed") != deployment or old.get("qa_models") != qa:
+            sys.exit(f"error: {a.reuse}: measured the {old.get('deployed')} on "
+                     f"{old.get('qa_models')} models, not the {deployment} on {qa}")
+        earlier = {name: dict(old["sets"][name], losses=old["losses"][name])
+                   for name in old.get("losses", {}) if name in old.get("sets", {})}
 
     def answer(name, config):
         """The system's answers to set `name` at `config` and their
@@ -158,8 +198,7 @@ def main():
         subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
         with open(out, encoding="utf-8") as f:
             answers = f.read().split("\n")[:-1]
-        with open(sets[name], encoding="utf-8") as f:
-            n = sum(1 for _ in f)
+        n = count_lines(sets[name])
         if len(answers) != n:
             sys.exit(f"error: {exe} wrote {len(answers)} answers for {n} questions")
         accuracy = float(run([qos, "nq-accuracy", out, sets[name]]))
@@ -167,6 +206,10 @@ def main():
 
     measured = {}
     for name in sets:
+        if name in earlier and earlier[name]["questions"] == count_lines(sets[name]):
+            print(f"drift: {name} questions: the losses measured in {a.reuse}", file=sys.stderr)
+            measured[name] = earlier[name]
+            continue
         (pa, pacc), (ea, eacc) = answer(name, pick), answer(name, exact)
         losses = [disagreement(x, y) for x, y in zip(pa, ea)]
         measured[name] = {"questions": len(losses), "losses": losses,
@@ -174,9 +217,10 @@ def main():
                           "disagree": sum(1 for x in losses if x > 0) / len(losses),
                           "pick_accuracy": pacc, "exact_accuracy": eacc,
                           "relative_accuracy": pacc / eacc if eacc else None}
-    val = measured["validation"]["losses"]
+    unit_loss = UNIT_LOSSES[a.loss][1]
+    unit = {name: [unit_loss(x) for x in m["losses"]] for name, m in measured.items()}
+    val = unit["validation"]
     level = a.max_loss or loss_upper_bound([1.0] * len(val), [1 - x for x in val], a.delta)
-    ev = measured["evaluation"]
     if not 0 < level < 1:
         sys.exit(f"error: the validation losses bound the loss by {level}: no level to monitor")
 
@@ -202,7 +246,7 @@ def main():
         rng = random.Random(seed)
         shadow = total = 0.0
         for u in range(a.units):
-            losses = ev["losses"] if u < shift else shifted
+            losses = unit["evaluation"] if u < shift else shifted
             loss = losses[rng.randrange(len(losses))]
             p = ctl.point
             with ctl.unit(seconds=seconds[p]):
@@ -227,8 +271,8 @@ def main():
                "false_alarm_rate": sum(1 for alarm, _, _ in unshifted
                                        if alarm is not None) / a.streams,
                "overhead": statistics.fmean(sh / t for _, sh, t in unshifted)}
-        for name in ("squad", "explanatory"):
-            runs = [replay(fraction, s, measured[name]["losses"], half) for s in seeds]
+        for name in SHIFTS:
+            runs = [replay(fraction, s, unit[name], half) for s in seeds]
             early = sum(1 for alarm, _, _ in runs if alarm is not None and alarm < half)
             delays = sorted(alarm - half for alarm, _, _ in runs
                             if alarm is not None and alarm >= half)
@@ -240,16 +284,19 @@ def main():
         rows.append(row)
     headline = next((r for r in rows if r["shadow_fraction"] >= 0.05), rows[-1])
     drift = {
-        "system": "rag_bm25", "qa_models": qa, "deployed": f"{a.mode} pick at "
-        f"{a.level} %", "shift": f"NQ-open evaluation questions -> {a.explanatory} SQuAD v1.1 "
-        f"dev why/how questions (control: -> {a.squad} SQuAD dev questions of every kind)",
-        "loss": "1 - token F1 of the pick's answer against the exact "
-        "configuration's", "level": level,
+        "system": "rag_bm25", "qa_models": qa, "deployed": deployment,
+        "shift": f"NQ-open evaluation questions -> {a.explanatory} SQuAD v1.1 "
+        f"dev why/how questions (control: -> {a.squad} SQuAD dev questions of every kind; "
+        f"severe: -> {a.long} SQuAD dev questions whose gold answers have at least "
+        f"{a.min_answer_words} words)",
+        "loss": UNIT_LOSSES[a.loss][0], "loss_kind": a.loss, "level": level,
         "level_source": "given" if a.max_loss else "validation bound", "delta": a.delta,
         "streams": a.streams, "units": a.units, "shift_unit": half,
         "seconds_per_question": {"pick": seconds[0], "exact": seconds[1]},
         "shadow_fraction": headline["shadow_fraction"],
         "detection_units": headline["explanatory"]["detection_units"],
+        "detection_units_by_shift": {name: headline[name]["detection_units"]
+                                     for name in SHIFTS},
         "false_alarm_rate": headline["false_alarm_rate"], "overhead": headline["overhead"],
         "rows": rows,
         "sets": {name: {k: v for k, v in m.items() if k != "losses"}
@@ -258,7 +305,8 @@ def main():
     write_json(os.path.join(a.out, "drift.json"),
                dict(drift, losses={name: m["losses"] for name, m in measured.items()}))
     update_summary(a.out, "drift", drift)
-    print(f"rag_bm25 ({qa}), the {a.mode} pick certified at {a.level} %; unit loss: 1 - F1 "
+    said = {"f1": "1 - F1", "differ": "0/1, whether the answer differs"}[a.loss]
+    print(f"rag_bm25 ({qa}), the {a.mode} pick certified at {a.level} %; unit loss: {said} "
           f"against the exact answer; level {level:.3f} ({source})")
     for name, m in measured.items():
         print(f"  {name:<11} {m['questions']:>4} questions: mean loss {m['mean_loss']:.3f}, "
@@ -266,13 +314,13 @@ def main():
               f"{m['exact_accuracy']:.3f}")
     print(f"{a.streams} streams of {a.units} units, shifted at unit {half}; detection: units "
           "from the shift to the first alarm, median (90th percentile), undetected streams")
-    print(f"{'shadow':>8}{'overhead':>10}{'false alarms':>14}  {'-> every kind':<28}"
-          f"{'-> why/how':<28}")
+    print(f"{'shadow':>8}{'overhead':>10}{'false alarms':>14}  "
+          + "".join(f"{'-> ' + label:<28}" for label in SHIFTS.values()))
     for r in rows:
         cells = [f"{r[n]['detection_units']} ({r[n]['detection_units_p90']}), "
-                 f"{r[n]['undetected']} undet." for n in ("squad", "explanatory")]
+                 f"{r[n]['undetected']} undet." for n in SHIFTS]
         print(f"{r['shadow_fraction']:>8}{r['overhead']:>10.3f}{r['false_alarm_rate']:>14.3f}  "
-              f"{cells[0]:<28}{cells[1]:<28}")
+              + "".join(f"{c:<28}" for c in cells))
 
 
 if __name__ == "__main__":
