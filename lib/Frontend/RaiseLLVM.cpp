@@ -350,6 +350,17 @@ void RaiseLLVMToStdPass::runOnOperation() {
           f.getTuneCpuAttrName(), f.getAlwaysInlineAttrName()})
       if (Attribute a = f->getAttr(name))
         fn->setAttr(name, a);
+    // A declaration's memory effects and `willreturn` (a `const` or `pure`
+    // function of a header, such as glibc's __ctype_b_loc behind isalpha):
+    // without them LLVM cannot hoist its calls out of loops. Only
+    // declarations: a definition's body is approximated here, and in a
+    // runtime-table build it reads the configuration, which no `const`
+    // allows.
+    if (f.isExternal())
+      for (StringAttr name :
+           {f.getMemoryEffectsAttrName(), f.getWillReturnAttrName()})
+        if (Attribute a = f->getAttr(name))
+          fn->setAttr(name, a);
     // The parameters' and the result's attributes are the function's ABI
     // (byval and sret structures, signext/zeroext narrow integers: without
     // them a caller compiled by another compiler passes a structure where
