@@ -68,11 +68,13 @@ THRESHOLD = re.compile(r"_threshold_\d+$")
 PUNCTUATION = set(string.punctuation)
 # The shifted question sets, in the order of the tables.
 SHIFTS = {"squad": "every kind", "explanatory": "why/how", "long": "long answers"}
-# What the monitor is told a shadowed unit lost, from the answers' 1 - F1.
+# What the monitor is told a shadowed unit lost, from the answers' 1 - F1:
+# (its name in the report, its description in summary.json, the function).
 UNIT_LOSSES = {
-    "f1": ("1 - token F1 of the pick's answer against the exact configuration's", lambda x: x),
-    "differ": ("1 when the pick's answer differs from the exact configuration's (token F1 "
-               "below 1), else 0", lambda x: float(x > 0))}
+    "f1": ("1 - F1", "1 - token F1 of the pick's answer against the exact configuration's",
+           lambda x: x),
+    "differ": ("0/1, whether the answer differs", "1 when the pick's answer differs from the "
+               "exact configuration's (token F1 below 1), else 0", lambda x: float(x > 0))}
 
 
 def normalize(text):
@@ -217,7 +219,7 @@ def main():
                           "disagree": sum(1 for x in losses if x > 0) / len(losses),
                           "pick_accuracy": pacc, "exact_accuracy": eacc,
                           "relative_accuracy": pacc / eacc if eacc else None}
-    unit_loss = UNIT_LOSSES[a.loss][1]
+    said, described, unit_loss = UNIT_LOSSES[a.loss]
     unit = {name: [unit_loss(x) for x in m["losses"]] for name, m in measured.items()}
     val = unit["validation"]
     level = a.max_loss or loss_upper_bound([1.0] * len(val), [1 - x for x in val], a.delta)
@@ -289,7 +291,7 @@ def main():
         f"dev why/how questions (control: -> {a.squad} SQuAD dev questions of every kind; "
         f"severe: -> {a.long} SQuAD dev questions whose gold answers have at least "
         f"{a.min_answer_words} words)",
-        "loss": UNIT_LOSSES[a.loss][0], "loss_kind": a.loss, "level": level,
+        "loss": described, "loss_kind": a.loss, "level": level,
         "level_source": "given" if a.max_loss else "validation bound", "delta": a.delta,
         "streams": a.streams, "units": a.units, "shift_unit": half,
         "seconds_per_question": {"pick": seconds[0], "exact": seconds[1]},
@@ -305,7 +307,6 @@ def main():
     write_json(os.path.join(a.out, "drift.json"),
                dict(drift, losses={name: m["losses"] for name, m in measured.items()}))
     update_summary(a.out, "drift", drift)
-    said = {"f1": "1 - F1", "differ": "0/1, whether the answer differs"}[a.loss]
     print(f"rag_bm25 ({qa}), the {a.mode} pick certified at {a.level} %; unit loss: {said} "
           f"against the exact answer; level {level:.3f} ({source})")
     for name, m in measured.items():

@@ -345,11 +345,13 @@ void RaiseLLVMToStdPass::runOnOperation() {
     // So are the instruction set a function is compiled for (its
     // `__attribute__((target))`: without it an AVX2 path is built for
     // SSE2) and `always_inline`; func-to-llvm passes them on.
-    for (StringAttr name :
-         {f.getTargetCpuAttrName(), f.getTargetFeaturesAttrName(),
-          f.getTuneCpuAttrName(), f.getAlwaysInlineAttrName()})
-      if (Attribute a = f->getAttr(name))
-        fn->setAttr(name, a);
+    auto keep = [&](std::initializer_list<StringAttr> names) {
+      for (StringAttr name : names)
+        if (Attribute a = f->getAttr(name))
+          fn->setAttr(name, a);
+    };
+    keep({f.getTargetCpuAttrName(), f.getTargetFeaturesAttrName(),
+          f.getTuneCpuAttrName(), f.getAlwaysInlineAttrName()});
     // A declaration's memory effects and `willreturn` (a `const` or `pure`
     // function of a header, such as glibc's __ctype_b_loc behind isalpha):
     // without them LLVM cannot hoist its calls out of loops. Only
@@ -357,10 +359,7 @@ void RaiseLLVMToStdPass::runOnOperation() {
     // runtime-table build it reads the configuration, which no `const`
     // allows.
     if (f.isExternal())
-      for (StringAttr name :
-           {f.getMemoryEffectsAttrName(), f.getWillReturnAttrName()})
-        if (Attribute a = f->getAttr(name))
-          fn->setAttr(name, a);
+      keep({f.getMemoryEffectsAttrName(), f.getWillReturnAttrName()});
     // The parameters' and the result's attributes are the function's ABI
     // (byval and sret structures, signext/zeroext narrow integers: without
     // them a caller compiled by another compiler passes a structure where
