@@ -94,6 +94,12 @@ std::optional<PairedQos> pairedQos(const Measurement &exact,
 
 namespace {
 
+/// Frontier point `point`'s speedup over exact on the calibration set (its
+/// time 0: infinite, as a failed measurement never reaches a certificate).
+double calibrationSpeedup(const Certification &c, size_t point) {
+  return c.measured.baseline.time / c.measured.frontier[point].time;
+}
+
 std::string fmt(const char *format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
@@ -181,10 +187,9 @@ LevelPick Report::pick(double loss) const {
     const LevelCertificate *c = certificate(loss);
     if (c && c->pick >= 0) {
       size_t point = certification->order[size_t(c->pick)];
-      double time = certification->measured.frontier[point].time,
-             exactTime = certification->measured.baseline.time;
-      if (time > 0 && exactTime / time <= 1)
-        p.slowerCertified = exactTime / time;
+      double speedup = calibrationSpeedup(*certification, point);
+      if (speedup <= 1)
+        p.slowerCertified = speedup;
       else
         p.point = long(point);
     }
@@ -411,7 +416,7 @@ std::vector<CertifiedRow> certifiedRows(const Report &r) {
       size_t k = size_t(level.pick);
       row.point = long(c.order[k]);
       const Paired &p = *c.candidates[k].paired;
-      row.speedup = c.measured.baseline.time / c.measured.frontier[c.order[k]].time;
+      row.speedup = calibrationSpeedup(c, c.order[k]);
       row.estimate = p.loss();
       row.upper = lossUpperBound(p, c.delta, c.bound);
       row.inputs = p.inputs();
