@@ -206,6 +206,12 @@ size_t minimumInputs(double level, double delta, BoundKind kind,
   return hi;
 }
 
+bool passes(const Candidate &candidate, double level, double delta,
+            BoundKind kind) {
+  return candidate.paired &&
+         lossPValue(*candidate.paired, level, kind) <= delta;
+}
+
 LevelCertificate fixedSequence(const std::vector<Candidate> &candidates,
                                double level, double delta, BoundKind kind) {
   LevelCertificate c;
@@ -218,8 +224,8 @@ LevelCertificate fixedSequence(const std::vector<Candidate> &candidates,
       c.stoppedAt = "candidate " + std::to_string(i + 1) + ": " + k.why;
       break;
     }
-    double p = lossPValue(*k.paired, level, kind);
-    if (p > delta) {
+    if (!passes(k, level, delta, kind)) {
+      double p = lossPValue(*k.paired, level, kind);
       char buf[160];
       std::snprintf(buf, sizeof buf,
                     "candidate %zu: loss %.4f on %zu inputs, p = %.3g > %g",

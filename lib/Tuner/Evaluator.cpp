@@ -38,6 +38,8 @@ const char *statusName(EvalStatus status) {
     return "unparsable";
   case EvalStatus::Screened:
     return "screened";
+  case EvalStatus::Unmeasured:
+    return "unmeasured";
   }
   return "";
 }
@@ -45,7 +47,7 @@ const char *statusName(EvalStatus status) {
 bool parseStatus(const std::string &name, EvalStatus &status) {
   for (EvalStatus s : {EvalStatus::Ok, EvalStatus::Failed, EvalStatus::Crashed,
                        EvalStatus::Timeout, EvalStatus::Unparsable,
-                       EvalStatus::Screened})
+                       EvalStatus::Screened, EvalStatus::Unmeasured})
     if (name == statusName(s)) {
       status = s;
       return true;

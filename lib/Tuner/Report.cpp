@@ -25,7 +25,8 @@ std::string levelConfigFile(double loss) {
 }
 
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
-                          unsigned workers, InputSet set) {
+                          unsigned workers, InputSet set,
+                          const MeasureOrder *order) {
   // The exact configuration is measured first and last, and its time is
   // the median of both measurements' samples: a machine whose speed drifts
   // during the re-measurement shifts every speedup less. When it is on the
@@ -38,13 +39,24 @@ Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
     return h;
   }
   size_t n = result.frontier.size();
-  h.frontier.resize(n);
+  Measurement unmeasured;
+  unmeasured.status = EvalStatus::Unmeasured;
+  h.frontier.assign(n, unmeasured);
+  h.baseline = first;
   std::vector<size_t> todo;
-  for (size_t i = 0; i < n; ++i)
+  auto take = [&](size_t i) {
     if (result.evaluations[result.frontier[i]].config != exact)
       todo.push_back(i);
+  };
+  if (order)
+    std::for_each(order->points.begin(), order->points.end(), take);
+  else
+    for (size_t i = 0; i < n; ++i)
+      take(i);
   unsigned w = std::max(1u, workers);
   for (size_t begin = 0; begin < todo.size(); begin += w) {
+    if (order && order->enough && order->enough(h))
+      break;
     std::vector<std::thread> threads;
     for (size_t k = begin; k < std::min(todo.size(), begin + w); ++k)
       threads.emplace_back([&, i = todo[k]] {
@@ -58,7 +70,6 @@ Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
   for (size_t i = 0; i < n; ++i)
     if (result.evaluations[result.frontier[i]].config == exact)
       h.frontier[i] = last;
-  h.baseline = first;
   if (last.ok()) {
     auto samples = [](const Measurement &m) {
       return m.samples.empty() ? std::vector<double>{m.time} : m.samples;

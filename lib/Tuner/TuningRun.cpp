@@ -76,6 +76,35 @@ std::string exactFailed(InputSet set, const Measurement &m) {
          statusName(m.status) + "): " + m.message;
 }
 
+/// The sum of a measurement's per-input scores.
+double scoreSum(const Measurement &m) {
+  double sum = 0;
+  for (const InputScore &s : m.detail)
+    sum += s.score;
+  return sum;
+}
+
+/// A frontier point's calibration measurement `m` as a candidate of the
+/// fixed sequence: paired with the exact configuration's (`base`), or why
+/// it cannot be.
+Candidate calibrationCandidate(const Measurement &base, const Measurement &m) {
+  Candidate c;
+  c.time = m.time;
+  Paired p;
+  std::string why;
+  if (!m.ok())
+    c.why = std::string("its calibration run ") + statusName(m.status) +
+            ": " + m.message;
+  else if (m.detail.empty())
+    c.why = "its calibration run wrote no per-input scores";
+  else if (!pairScores(base.detail, m.detail, p, why))
+    c.why = "its per-input scores do not match the exact configuration's: " +
+            why;
+  else
+    c.paired = std::move(p);
+  return c;
+}
+
 } // namespace
 
 void TuningRun::store(InputSet set, const Evaluation &e) {
@@ -92,6 +121,8 @@ void TuningRun::storeRemeasured(InputSet set, const Holdout &h) {
   e.result = h.baseline;
   store(set, e);
   for (size_t i = 0; i < tuned.frontier.size(); ++i) {
+    if (h.frontier[i].status == EvalStatus::Unmeasured)
+      continue;
     e = tuned.evaluations[tuned.frontier[i]];
     e.result = h.frontier[i];
     store(set, e);
@@ -169,11 +200,40 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     auto it = stored.find(formatConfig(c));
     return it != stored.end() ? it->second : evaluate(c, set);
   };
+  std::vector<double> levels = lossLevels();
+  double bound = 1 - settings.options.qosMin;
+  if (std::none_of(levels.begin(), levels.end(),
+                   [&](double l) { return std::fabs(l - bound) < 1e-9; }) &&
+      bound < 1)
+    levels.push_back(bound);
+  // Most accurate first: the frontier ascends in time and QoS on the tuning
+  // set, so it is tested from its end. The order is fixed before the
+  // calibration set is looked at, as fixed-sequence testing requires.
+  const Config &exact = tuned.evaluations[0].config;
+  MeasureOrder plan;
+  for (size_t i = tuned.frontier.size(); i-- > 0;)
+    if (tuned.evaluations[tuned.frontier[i]].config != exact)
+      plan.points.push_back(i);
+  // A point after one that fails at every level is tested at none (each
+  // level's sequence has ended): the measurement stops there.
+  plan.enough = [&](const Holdout &h) {
+    if (h.baseline.detail.empty() || scoreSum(h.baseline) <= 0)
+      return true; // nothing to pair with: said below
+    std::vector<bool> ended(levels.size(), false);
+    for (size_t i : plan.points) {
+      if (h.frontier[i].status == EvalStatus::Unmeasured)
+        break;
+      Candidate c = calibrationCandidate(h.baseline, h.frontier[i]);
+      for (size_t l = 0; l < levels.size(); ++l)
+        ended[l] = ended[l] || !passes(c, levels[l], cs.delta, cs.bound);
+    }
+    return std::all_of(ended.begin(), ended.end(), [](bool e) { return e; });
+  };
   Certification cert;
   cert.delta = cs.delta;
   cert.bound = cs.bound;
   cert.measured = remeasureFrontier(tuned, measure, settings.options.workers,
-                                    InputSet::Calibration);
+                                    InputSet::Calibration, &plan);
   const Measurement &base = cert.measured.baseline;
   if (!base.ok()) {
     error = exactFailed(InputSet::Calibration, base);
@@ -186,48 +246,23 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
             "(one '<input id> <score>' line per input; docs/tuning.md)";
     return false;
   }
-  double exactSum = 0;
-  for (const InputScore &s : base.detail)
-    exactSum += s.score;
   std::string nothing; // why nothing can be certified
-  if (exactSum <= 0) {
+  if (scoreSum(base) <= 0) {
     nothing = "the exact configuration scored 0 on all " +
               std::to_string(base.detail.size()) +
               " calibration inputs: no loss relative to it can be certified";
     if (settings.warn)
       settings.warn(nothing + "; every level deploys the exact configuration");
   }
-  // Most accurate first: the frontier ascends in time and QoS on the tuning
-  // set, so it is tested from its end. The order is fixed before the
-  // calibration set is looked at, as fixed-sequence testing requires.
-  const Config &exact = tuned.evaluations[0].config;
-  for (size_t i = tuned.frontier.size(); i-- > 0;) {
-    if (tuned.evaluations[tuned.frontier[i]].config == exact)
-      continue;
-    Candidate c;
-    const Measurement &m = cert.measured.frontier[i];
-    c.time = m.time;
-    Paired p;
-    std::string why;
-    if (!m.ok())
-      c.why = std::string("its calibration run ") + statusName(m.status) +
-              ": " + m.message;
-    else if (m.detail.empty())
-      c.why = "its calibration run wrote no per-input scores";
-    else if (!pairScores(base.detail, m.detail, p, why))
-      c.why = "its per-input scores do not match the exact configuration's: " +
-              why;
-    else
-      c.paired = std::move(p);
+  // The measured points are a prefix of the order: the sequence of every
+  // level ends within it.
+  for (size_t i : plan.points) {
+    if (cert.measured.frontier[i].status == EvalStatus::Unmeasured)
+      break;
     cert.order.push_back(i);
-    cert.candidates.push_back(std::move(c));
+    cert.candidates.push_back(
+        calibrationCandidate(base, cert.measured.frontier[i]));
   }
-  std::vector<double> levels = lossLevels();
-  double bound = 1 - settings.options.qosMin;
-  if (std::none_of(levels.begin(), levels.end(),
-                   [&](double l) { return std::fabs(l - bound) < 1e-9; }) &&
-      bound < 1)
-    levels.push_back(bound);
   for (double level : levels) {
     LevelCertificate c;
     if (nothing.empty()) {

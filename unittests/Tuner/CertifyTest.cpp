@@ -1,10 +1,16 @@
 //===- CertifyTest.cpp - bounds, fixed-sequence testing, per-input scores -===//
+#include "SearchFixtures.h"
 #include "approx/Tuner/Certify.h"
 #include "approx/Tuner/Evaluator.h"
+#include "approx/Tuner/Report.h"
+#include "approx/Tuner/Store.h"
+#include "approx/Tuner/TuningRun.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <mutex>
 #include <random>
 
 using namespace approx::tune;
@@ -378,3 +384,106 @@ TEST(QosDetail, ADominatingConfigurationIsNamedInFull) {
 }
 
 } // namespace
+
+namespace {
+
+/// One static knob "f" over 0..7: decision d takes 1 / (1 + d) of the
+/// time and answers wrongly the inputs whose fixed pseudo-random number is
+/// below 0.004 d^2 (0, 0.4, 1.6, 3.6, 6.4, 10, 14.4, 19.6 %); exact answers
+/// every input. The calibration set has 2,000 inputs, and each calibration
+/// measurement is logged.
+struct Graded {
+  Space space;
+  std::mutex mutex;
+  std::vector<int64_t> calibrated;
+  Graded() { approx::tune::testing::addTree(space, "f", 1, 3, {0, 1, 2, 3, 4, 5, 6, 7}); }
+  EvaluateFn evaluator() {
+    return [this](const Config &c, InputSet set) {
+      int64_t d = c.at("f_decision_0");
+      double rate = 0.004 * double(d * d);
+      Measurement m;
+      m.time = 1.0 / double(1 + d);
+      m.samples = {m.time};
+      m.qos = 1 - rate;
+      if (set == InputSet::Calibration) {
+        std::lock_guard<std::mutex> lock(mutex);
+        calibrated.push_back(d);
+        for (int i = 0; i < 2000; ++i) {
+          double u = std::fmod(double(i) * 0.6180339887, 1.0);
+          m.detail.push_back({"in" + std::to_string(i), u < rate ? 0.0 : 1.0});
+        }
+      }
+      return m;
+    };
+  }
+};
+
+} // namespace
+
+// Certification measures the frontier on the calibration set only as far
+// as a level's fixed sequence reaches: after the first point that fails at
+// every level, nothing is measured (or stored), and what is certified is
+// what measuring everything certifies.
+TEST(Certify, TheCalibrationSetMeasuresOnlyWhatASequenceReaches) {
+  Graded g;
+  RunSettings settings;
+  settings.options.dynamic = false;
+  settings.options.qosMin = 0.91;
+  settings.options.maxEvals = 20;
+  settings.storePath = ::testing::TempDir() + "graded.db";
+  std::remove(settings.storePath.c_str());
+  settings.certify = CertifySettings();
+  TuningRun run(g.space, settings);
+  std::string error;
+  ASSERT_TRUE(run.open(error)) << error;
+  ASSERT_TRUE(run.execute(g.evaluator(), error)) << error;
+
+  // The frontier is every decision; d = 5 (10 % lost) fails at every level
+  // (9 % and the bound 9 % are the loosest), so 6 and 7 are not measured.
+  const TuneResult &r = run.result();
+  ASSERT_EQ(r.frontier.size(), 8u);
+  EXPECT_EQ(g.calibrated, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 0}));
+  const Certification &c = *run.report().certification;
+  EXPECT_EQ(c.order.size(), 5u);
+  for (size_t i = 0; i < r.frontier.size(); ++i) {
+    int64_t d = r.evaluations[r.frontier[i]].config.at("f_decision_0");
+    EXPECT_EQ(c.measured.frontier[i].status == EvalStatus::Unmeasured, d > 5)
+        << "decision " << d;
+  }
+  // Each level's certificate is the one of the whole frontier measured.
+  EvaluateFn measure = g.evaluator();
+  Measurement exact = measure({{"f_threshold_0", 0}, {"f_decision_0", 0},
+                               {"f_decision_1", 0}},
+                              InputSet::Calibration);
+  std::vector<Candidate> all;
+  for (int64_t d = 1; d <= 7; ++d) {
+    Measurement m = measure({{"f_threshold_0", 0}, {"f_decision_0", d},
+                             {"f_decision_1", d}},
+                            InputSet::Calibration);
+    Candidate k;
+    k.time = m.time;
+    Paired p;
+    ASSERT_TRUE(pairScores(exact.detail, m.detail, p, error)) << error;
+    k.paired = p;
+    all.push_back(k);
+  }
+  ASSERT_EQ(c.levels.size(), 4u);
+  for (const LevelCertificate &l : c.levels) {
+    LevelCertificate whole = fixedSequence(all, l.level, 0.05, BoundKind::Betting);
+    EXPECT_EQ(l.pick, whole.pick) << "level " << l.level;
+    EXPECT_EQ(l.tested, whole.tested) << "level " << l.level;
+    EXPECT_EQ(l.stoppedAt, whole.stoppedAt) << "level " << l.level;
+  }
+  EXPECT_EQ(c.levels.back().pick, 3); // at 9 %: d = 4, 6.4 % lost
+
+  // The store holds the measured points only: a resumed run certifies the
+  // same without measuring anything again.
+  auto store = Store::open(settings.storePath, error);
+  ASSERT_TRUE(store) << error;
+  std::vector<Evaluation> stored;
+  ASSERT_TRUE(store->evaluations(run.runInfo().id, InputSet::Calibration,
+                                 stored, error))
+      << error;
+  EXPECT_EQ(stored.size(), 6u); // exact and d = 1..5
+  std::remove(settings.storePath.c_str());
+}

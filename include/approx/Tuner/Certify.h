@@ -108,6 +108,12 @@ struct LevelCertificate {
   std::string tooFewInputs;
 };
 
+/// Whether `candidate` passes "loss <= level" at `delta`: it has a pairing
+/// and its p-value is at most delta. (In a fixed sequence, the first that
+/// does not ends it.)
+bool passes(const Candidate &candidate, double level, double delta,
+            BoundKind kind);
+
 /// Fixed-sequence testing of "loss <= level" over `candidates` in the
 /// order given (most accurate first): each is tested at `delta`; the first
 /// that fails (or has no pairing) ends the sequence. The family-wise error

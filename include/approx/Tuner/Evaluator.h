@@ -27,8 +27,18 @@ namespace approx::tune {
 
 /// Screened: measured on the screen set only, where its QoS fell below the
 /// search's screening bound (TuneOptions::screenBelow); its time and QoS are
-/// the screen set's, and it is never a pick.
-enum class EvalStatus { Ok, Failed, Crashed, Timeout, Unparsable, Screened };
+/// the screen set's, and it is never a pick. Unmeasured: a frontier point a
+/// re-measurement did not take (certification measures the frontier only
+/// as far as a level's fixed sequence can reach); never stored.
+enum class EvalStatus {
+  Ok,
+  Failed,
+  Crashed,
+  Timeout,
+  Unparsable,
+  Screened,
+  Unmeasured
+};
 const char *statusName(EvalStatus status);
 /// Inverse of statusName; false for an unknown name.
 bool parseStatus(const std::string &name, EvalStatus &status);

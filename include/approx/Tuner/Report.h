@@ -13,6 +13,7 @@
 #include "approx/Tuner/Certify.h"
 #include "approx/Tuner/Search.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,11 +34,22 @@ struct Holdout {
   std::vector<Measurement> frontier;
 };
 
+/// Which frontier points a re-measurement takes, and when it may stop:
+/// the points in `points` (frontier indices) in that order, a batch of one
+/// per worker at a time; after each batch `enough` is asked with what has
+/// been measured (the baseline's first measurement, and the points so far),
+/// and true ends it. The points it did not take are EvalStatus::Unmeasured.
+struct MeasureOrder {
+  std::vector<size_t> points;
+  std::function<bool(const Holdout &)> enough;
+};
+
 /// Re-measures the baseline and the frontier of `result` on `set` (the
-/// evaluation set unless told).
+/// evaluation set unless told): every point, or those `order` takes.
 Holdout remeasureFrontier(const TuneResult &result, const EvaluateFn &evaluate,
                           unsigned workers,
-                          InputSet set = InputSet::Evaluation);
+                          InputSet set = InputSet::Evaluation,
+                          const MeasureOrder *order = nullptr);
 
 /// A measurement's QoS from its per-input scores, paired with the exact
 /// configuration's on the same inputs: relative (uncapped: above 1 when

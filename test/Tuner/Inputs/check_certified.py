@@ -53,8 +53,21 @@ check(bound is not None and bound["config"] == best_config,
 text = open(f"{out}/speedup.txt").read()
 check(f"certified on the calibration set ({cert['inputs']} inputs" in text,
       "speedup.txt certified table")
-# Every frontier point has its calibration measurement.
+# Every frontier point has its calibration entry. The measured ones are a
+# prefix of the fixed sequence (most accurate first, the exact configuration
+# aside); when some are unmeasured, every level's sequence ended before them.
 check(all("calibration" in p for p in summary["frontier"]), "frontier calibration entries")
+exact_config = next(c["config"] for c in certified.values() if c["exact"]) \
+    if any(c["exact"] for c in certified.values()) else None
+sequence = [p for p in reversed(summary["frontier"]) if p["config"] != exact_config]
+measured = [p["calibration"].get("status") != "unmeasured" for p in sequence]
+check(measured == sorted(measured, reverse=True),
+      f"calibration measurements are a prefix of the sequence: {measured}")
+check(cert["tested"] == sum(measured), f"certification tested {cert['tested']}")
+if not all(measured):
+    for key, c in certified.items():
+        check(c["stopped_at"] and c["tested"] <= sum(measured),
+              f"certified[{key}] ended within the measured points")
 
 if "--resumed" in sys.argv:
     i = sys.argv.index("--resumed")
