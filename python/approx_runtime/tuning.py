@@ -181,7 +181,9 @@ def tune(mlir_source: Union[str, Space, None] = None,
         level delta, e.g. 0.05) each level's pick is certified there: its
         loss relative to the exact configuration is at most the level with
         probability 1 - delta (approx-tune's --certify, --calibration-eval).
-        With certify, best_config is the pick certified at
+        It is called once per configuration (the exact one first and last),
+        whatever `repetitions` says, and only for the frontier points a
+        level's fixed sequence reaches. With certify, best_config is the pick certified at
         accuracy_threshold (best_certified is True; the exact configuration
         when none is).
     certify_bound: "betting" (default) or "hoeffding-bentkus".

@@ -270,14 +270,15 @@ private:
   std::string callbackError, runError;
 
   void search() {
-    auto with = [this](nb::handle fn) {
-      return [this, fn](const tune::Config &c, tune::InputSet) {
-        return tune::repeatMeasurement([&] { return measure(fn, c); }, args.repetitions,
+    auto with = [this](nb::handle fn, unsigned repetitions) {
+      return [this, fn, repetitions](const tune::Config &c, tune::InputSet) {
+        return tune::repeatMeasurement([&] { return measure(fn, c); }, repetitions,
                                        args.timeTolerance);
       };
     };
-    tune::EvaluateFn fn =
-        tune::perInputSet(with(evaluate), with(holdout), with(calibration));
+    tune::EvaluateFn fn = tune::perInputSet(
+        with(evaluate, args.repetitions), with(holdout, args.repetitions),
+        with(calibration, tune::CertifySettings().repetitions));
     std::string error;
     if (!run->execute(fn, error))
       runError = error;

@@ -174,6 +174,13 @@ cl::opt<tune::BoundKind> certifyBound(
                           "hoeffding-bentkus",
                           "Hoeffding-Bentkus (Learn-then-Test's)")),
     cl::init(tune::BoundKind::Betting), cl::cat(searchCat));
+cl::opt<unsigned> calibrationRepetitions(
+    "calibration-repetitions",
+    cl::desc("Runs per configuration on the calibration input set (default "
+             "1: certification reads the first run's per-input scores, and "
+             "a run's time is already a sum over the whole set; the exact "
+             "configuration is measured first and last)"),
+    cl::init(tune::CertifySettings().repetitions), cl::cat(searchCat));
 cl::opt<std::string> calibrationCommand(
     "calibration-eval",
     cl::desc("Command for the calibration input set (implies --certify; "
@@ -441,10 +448,15 @@ std::string certifySettings(std::optional<tune::CertifySettings> &out) {
   if (!certify.getNumOccurrences() && calibrationCommand.empty()) {
     if (certifyBound.getNumOccurrences())
       return "--certify-bound is for certified runs: add --certify";
+    if (calibrationRepetitions.getNumOccurrences())
+      return "--calibration-repetitions is for certified runs: add --certify";
     return "";
   }
+  if (calibrationRepetitions == 0)
+    return "--calibration-repetitions must be at least 1";
   tune::CertifySettings cs;
   cs.bound = certifyBound;
+  cs.repetitions = calibrationRepetitions;
   if (!certify.empty()) {
     char *end = nullptr;
     errno = 0;
@@ -536,15 +548,16 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
   // Each input set's command, its timeout set by its exact run (or
   // --timeout).
   tune::CommandOptions command{evalCommand, repetitions, 0, timeTolerance};
-  auto evaluatorFor = [&](const std::string &cmd) {
+  auto evaluatorFor = [&](const std::string &cmd, unsigned runs) {
     tune::CommandOptions o = command;
     if (!cmd.empty())
       o.command = cmd;
+    o.repetitions = runs;
     return tune::calibratedCommandEvaluator(o, timeout, makeEvaluator);
   };
   tune::EvaluateFn evaluate = tune::perInputSet(
-      evaluatorFor(""), evaluatorFor(holdoutCommand),
-      evaluatorFor(calibrationCommand));
+      evaluatorFor("", repetitions), evaluatorFor(holdoutCommand, repetitions),
+      evaluatorFor(calibrationCommand, calibrationRepetitions));
   bool ok = run.execute(evaluate, error);
   progress.done();
   if (!ok)

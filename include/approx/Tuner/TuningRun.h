@@ -40,6 +40,12 @@ enum class Resume {
 struct CertifySettings {
   double delta = 0.05;
   BoundKind bound = BoundKind::Betting;
+  /// Runs per configuration on the calibration set: one, as certification
+  /// reads the first run's per-input scores and a run's time is already a
+  /// sum over the whole set (the exact configuration is measured first and
+  /// last all the same). The evaluators apply it (approx-tune's
+  /// --calibration-repetitions, the Python API's calibration_fn).
+  unsigned repetitions = 1;
 };
 
 struct RunSettings {
