@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <mutex>
 
 namespace approx::tune {
 
@@ -172,7 +174,8 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
     return true;
 
   if (settings.holdout) {
-    Holdout h = remeasureFrontier(tuned, evaluate, options.workers);
+    Holdout h = remeasureFrontier(
+        tuned, reporting(evaluate, InputSet::Evaluation), options.workers);
     if (!h.baseline.ok()) {
       error = exactFailed(InputSet::Evaluation, h.baseline);
       return false;
@@ -181,6 +184,33 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
     rep.holdout = std::move(h);
   }
   return !settings.certify || certify(evaluate, error);
+}
+
+std::string remeasureLine(InputSet set, size_t done, size_t most) {
+  bool calibration = set == InputSet::Calibration;
+  return std::string(inputSetName(set)) + " set: " + std::to_string(done) +
+         " of " + (calibration ? "at most " : "") + std::to_string(most) +
+         " measurements (" +
+         (calibration ? "certification" : "the frontier re-measured") + ")";
+}
+
+EvaluateFn TuningRun::reporting(const EvaluateFn &evaluate,
+                                InputSet set) const {
+  if (!settings.onRemeasure)
+    return evaluate;
+  const Config &exact = tuned.evaluations[0].config;
+  size_t most = 2;
+  for (size_t i : tuned.frontier)
+    most += tuned.evaluations[i].config != exact;
+  auto done = std::make_shared<size_t>(0);
+  auto mutex = std::make_shared<std::mutex>();
+  auto report = settings.onRemeasure;
+  return [=](const Config &c, InputSet s) {
+    Measurement m = evaluate(c, s);
+    std::lock_guard<std::mutex> lock(*mutex);
+    report(set, ++*done, most);
+    return m;
+  };
 }
 
 bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
@@ -196,10 +226,12 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     if (e.result.ok() && !e.result.detail.empty())
       stored[formatConfig(e.config)] = e.result;
   // (Read concurrently by the workers, never written.)
-  EvaluateFn measure = [&](const Config &c, InputSet set) {
-    auto it = stored.find(formatConfig(c));
-    return it != stored.end() ? it->second : evaluate(c, set);
-  };
+  EvaluateFn measure = reporting(
+      [&](const Config &c, InputSet set) {
+        auto it = stored.find(formatConfig(c));
+        return it != stored.end() ? it->second : evaluate(c, set);
+      },
+      InputSet::Calibration);
   std::vector<double> levels = lossLevels();
   double bound = 1 - settings.options.qosMin;
   if (std::none_of(levels.begin(), levels.end(),

@@ -114,6 +114,9 @@ public:
     for (size_t i = 0; i < args.startFrom.size(); ++i)
       options.start.push_back(startConfig(i));
     options.onProgress = [this](const tune::Progress &p) { progressed(p); };
+    settings.onRemeasure = [this](tune::InputSet set, size_t done, size_t most) {
+      remeasured(set, done, most);
+    };
     options.stop = [this] { return stopRequested.load(); };
     settings.spaceName = args.filename;
     settings.command = args.command;
@@ -252,7 +255,8 @@ private:
   nb::object callback;
   tune::Space space;
   std::unique_ptr<tune::TuningRun> run;
-  bool evalWarned = false, tty = false, printed = false;
+  bool evalWarned = false, tty = false, printed = false,
+       remeasuring = false; // a re-measurement line was printed
   std::chrono::steady_clock::time_point lastPrint;
   std::optional<tune::Progress> unprinted;
 
@@ -473,6 +477,28 @@ private:
     writeStderr(tty ? "\r\033[K" + line : line + "\n");
   }
 
+  /// The frontier's re-measurement (held-out, certification): a line per
+  /// measurement, after the search's last line.
+  void remeasured(tune::InputSet set, size_t done, size_t most) {
+    if (!args.progress)
+      return;
+    if (unprinted) {
+      tune::Progress p = *unprinted;
+      unprinted.reset();
+      lastPrint = {};
+      progressed(p);
+    }
+    nb::gil_scoped_acquire gil;
+    if (!printed)
+      tty = nb::cast<bool>(
+          nb::module_::import_("sys").attr("stderr").attr("isatty")());
+    if (printed && tty && !remeasuring)
+      writeStderr("\n"); // ends the search's line
+    printed = remeasuring = true;
+    writeStderr("approx_runtime.tune: " + tune::remeasureLine(set, done, most) +
+                "\n");
+  }
+
   void endProgress() {
     if (unprinted) {
       tune::Progress p = *unprinted;
@@ -480,7 +506,7 @@ private:
       lastPrint = {};
       progressed(p);
     }
-    if (printed && tty) {
+    if (printed && tty && !remeasuring) {
       nb::gil_scoped_acquire gil;
       writeStderr("\n");
     }

@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import signal
+import re
 import sqlite3
 import subprocess
 import sys
@@ -493,6 +494,29 @@ def test_certify_and_outputs(tmp_path):
         assert pick["file"] == f"config_{level}.json"
         assert json.loads((out / pick["file"]).read_text()) == pick["config"]
     assert "certified on the calibration set (2000 inputs" in r["outputs"]["speedup.txt"]
+
+
+def test_certify_runs_each_calibration_once_with_progress(capfd):
+    # Whatever `repetitions` says, calibration_fn is called once per
+    # configuration certification measures (the exact one first and last),
+    # and each re-measurement shows its progress.
+    calls = {"calibration": 0}
+
+    def calibration(c):
+        calls["calibration"] += 1
+        return _per_input(c, 2000, 20_000)
+
+    r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
+                accuracy_threshold=0.91, time_budget=0, max_evals=40,
+                database=None, progress=True, repetitions=3, time_tolerance=0,
+                holdout_fn=lambda c: _per_input(c, 100, 10_000),
+                calibration_fn=calibration, certify=0.05)
+    summary = json.loads(r["outputs"]["summary.json"])
+    assert calls["calibration"] == summary["certification"]["tested"] + 2
+    err = capfd.readouterr().err
+    assert "approx_runtime.tune: evaluation set: 1 of " in err
+    assert re.search(r"approx_runtime\.tune: calibration set: \d+ of at most \d+ "
+                     r"measurements \(certification\)\n", err), err
 
 
 def test_certify_errors(tmp_path):

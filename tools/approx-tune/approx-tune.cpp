@@ -44,6 +44,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/file.h>
@@ -192,7 +193,11 @@ cl::list<std::string> startFrom(
              "(best_config.json) or a pareto.csv of an earlier run, e.g. the "
              "static frontier when tuning the dynamic space (repeatable)"),
     cl::value_desc("file"), cl::cat(searchCat));
-cl::opt<bool> quiet("quiet", cl::desc("No progress line"), cl::cat(searchCat));
+cl::opt<bool> quiet("quiet",
+                    cl::desc("No progress lines (the search's, and the "
+                             "frontier's re-measurement on the evaluation and "
+                             "calibration sets)"),
+                    cl::cat(searchCat));
 
 cl::opt<std::string> outDir(
     "out",
@@ -349,19 +354,44 @@ int printHistory(const tune::Space &space) {
 struct ProgressPrinter {
   bool tty = sys::Process::StandardErrIsDisplayed();
   size_t lastPrinted = 0;
+  /// The input set of the re-measurement under way, if one is.
+  std::optional<tune::InputSet> remeasuring;
   void operator()(const tune::Progress &p) {
-    size_t step = std::max<size_t>(1, p.maxEvals / 10);
-    if (!tty && p.evaluations < p.maxEvals &&
-        p.evaluations / step == lastPrinted / step)
+    if (skip(p.evaluations, p.maxEvals))
       return;
-    lastPrinted = p.evaluations;
-    errs() << (tty ? "\r\033[K" : "") << "approx-tune: "
-           << tune::progressLine(p)
+    print(tune::progressLine(p));
+  }
+  /// The frontier's re-measurement on `set`: `done` of at most `most`.
+  void remeasured(tune::InputSet set, size_t done, size_t most) {
+    if (remeasuring != set) {
+      end();
+      remeasuring = set;
+      lastPrinted = 0;
+    }
+    if (done != 1 && skip(done, most))
+      return;
+    lastPrinted = done;
+    print(tune::remeasureLine(set, done, most));
+  }
+  void done() { end(); }
+
+private:
+  /// Not a terminal: a line per tenth of the work, and the last.
+  bool skip(size_t done, size_t most) {
+    size_t step = std::max<size_t>(1, most / 10);
+    if (!tty && done < most && done / step == lastPrinted / step)
+      return true;
+    lastPrinted = done;
+    return false;
+  }
+  void print(const std::string &line) {
+    errs() << (tty ? "\r\033[K" : "") << "approx-tune: " << line
            << (tty ? "" : "\n");
   }
-  void done() {
+  void end() {
     if (tty && lastPrinted)
       errs() << "\n";
+    lastPrinted = 0;
   }
 };
 
@@ -537,8 +567,12 @@ int runSearch(mlir::ModuleOp module, const tune::Space &space) {
     WithColor::warning(errs(), "approx-tune") << problem << "\n";
   };
   ProgressPrinter progress;
-  if (!quiet)
+  if (!quiet) {
     options.onProgress = [&](const tune::Progress &p) { progress(p); };
+    settings.onRemeasure = [&](tune::InputSet set, size_t done, size_t most) {
+      progress.remeasured(set, done, most);
+    };
+  }
 
   tune::TuningRun run(space, std::move(settings));
   std::string error;

@@ -69,7 +69,18 @@ struct RunSettings {
   std::function<bool(const Evaluation &)> onEvaluation;
   /// A problem that does not stop the run (a failing store), said once.
   std::function<void(const std::string &)> warn;
+  /// Progress of the frontier's re-measurement on the evaluation and the
+  /// calibration set: called (from any worker, one call at a time) after
+  /// each measurement with how many are done and how many at most there
+  /// will be (the frontier's points and the exact configuration twice;
+  /// certification may stop before them all).
+  std::function<void(InputSet set, size_t done, size_t most)> onRemeasure;
 };
+
+/// One progress line of a re-measurement (RunSettings::onRemeasure's
+/// arguments), e.g. "calibration set: 3 of at most 9 measurements
+/// (certification)".
+std::string remeasureLine(InputSet set, size_t done, size_t most);
 
 class TuningRun {
 public:
@@ -111,6 +122,8 @@ private:
   /// re-measurement on `set`.
   void storeRemeasured(InputSet set, const Holdout &h);
   bool certify(const EvaluateFn &evaluate, std::string &error);
+  /// `evaluate` reporting each measurement on `set` to onRemeasure.
+  EvaluateFn reporting(const EvaluateFn &evaluate, InputSet set) const;
 
   const Space &space;
   RunSettings settings;
