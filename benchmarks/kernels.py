@@ -20,7 +20,8 @@ paper's numbers.
 
 usage: kernels.py [KERNEL ...] [--size tiny|small|paper] [--max-evals N]
                   [--time-budget SECONDS] [--repetitions R] [--seed S]
-                  [--calibration N] [--delta D] [--build DIR] [--results DIR]
+                  [--calibration N] [--delta D] [--certify-candidates N]
+                  [--build DIR] [--results DIR]
 """
 import argparse
 import json
@@ -156,6 +157,8 @@ class Kernel:
                "--holdout-eval", baked, f"--certify={self.args.delta}",
                "--calibration-eval", baked, "--out", out,
                "--db", os.path.join(self.work, f"{mode}.db"), "--quiet"]
+        if self.args.certify_candidates:
+            cmd += ["--certify-candidates", str(self.args.certify_candidates)]
         if budget:
             cmd += ["--time-budget", f"{budget:.0f}"]
         if start:
@@ -250,7 +253,8 @@ class Kernel:
                          "repetitions": self.args.repetitions, "seed": self.args.seed,
                          "qos_min": 0.91, "held_out": "baked",
                          "test_instances": EVAL_INSTANCES, "calibration_instances": self.calibration,
-                         "delta": self.args.delta, "picks": "certified"},
+                         "delta": self.args.delta, "picks": "certified",
+                         "certify_candidates": self.args.certify_candidates or None},
             "wall_time_s": time.perf_counter() - t0,
         }
         write_results(self.results, summary, report)
@@ -434,6 +438,9 @@ def main():
                         f"(instances {FIRST_CALIBRATION_INSTANCE}...; default %(default)s)")
     p.add_argument("--delta", type=float, default=0.05,
                    help="certification's error level (default 0.05)")
+    p.add_argument("--certify-candidates", type=int, default=0, metavar="N",
+                   help="certify at most about N frontier points, chosen on the tuning set "
+                        "(approx-tune --certify-candidates; default: every point)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(BENCH, "results"))
     p.add_argument("--work", metavar="DIR",
@@ -443,6 +450,8 @@ def main():
     args.results = os.path.abspath(args.results)
     if args.max_evals < 1 or args.repetitions < 1 or args.time_budget < 0:
         p.error("--max-evals and --repetitions must be at least 1, --time-budget not negative")
+    if args.certify_candidates < 0:
+        p.error("--certify-candidates must not be negative")
     if args.calibration < 1 or not 0 < args.delta < 1:
         p.error("--calibration must be at least 1 and --delta within (0, 1)")
     for k in args.kernels:

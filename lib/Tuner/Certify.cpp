@@ -206,6 +206,36 @@ size_t minimumInputs(double level, double delta, BoundKind kind,
   return hi;
 }
 
+std::vector<size_t> thinCandidates(const std::vector<double> &losses,
+                                   const std::vector<double> &times,
+                                   const std::vector<double> &levels,
+                                   size_t most) {
+  std::vector<size_t> all(losses.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  if (most == 0 || losses.size() <= most || levels.empty())
+    return all;
+  std::vector<double> targets = levels;
+  double loosest = *std::max_element(levels.begin(), levels.end());
+  for (size_t k = 1; k <= most; ++k)
+    targets.push_back(loosest * double(k) / double(most));
+  std::vector<bool> kept(losses.size(), false);
+  for (double target : targets) {
+    long fastest = -1;
+    for (size_t i = 0; i < losses.size(); ++i)
+      if (losses[i] <= target + 1e-12 &&
+          (fastest < 0 || times[i] < times[size_t(fastest)]))
+        fastest = long(i);
+    if (fastest >= 0)
+      kept[size_t(fastest)] = true;
+  }
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < kept.size(); ++i)
+    if (kept[i])
+      chosen.push_back(i);
+  return chosen;
+}
+
 bool passes(const Candidate &candidate, double level, double delta,
             BoundKind kind) {
   return candidate.paired &&

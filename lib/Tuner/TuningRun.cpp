@@ -246,6 +246,18 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   for (size_t i = tuned.frontier.size(); i-- > 0;)
     if (tuned.evaluations[tuned.frontier[i]].config != exact)
       plan.points.push_back(i);
+  // A long frontier is thinned on the tuning set, before the calibration
+  // set is looked at: the sequence stays valid.
+  std::vector<double> losses, times;
+  for (size_t i : plan.points) {
+    const Measurement &m = tuned.evaluations[tuned.frontier[i]].result;
+    losses.push_back(1 - m.qos);
+    times.push_back(m.time);
+  }
+  std::vector<size_t> sequence;
+  for (size_t k : thinCandidates(losses, times, levels, cs.candidates))
+    sequence.push_back(plan.points[k]);
+  plan.points = std::move(sequence);
   // A point after one that fails at every level is tested at none (each
   // level's sequence has ended): the measurement stops there.
   plan.enough = [&](const Holdout &h) {

@@ -182,6 +182,13 @@ cl::opt<unsigned> calibrationRepetitions(
              "a run's time is already a sum over the whole set; the exact "
              "configuration is measured first and last)"),
     cl::init(tune::CertifySettings().repetitions), cl::cat(searchCat));
+cl::opt<unsigned> certifyCandidates(
+    "certify-candidates",
+    cl::desc("With more frontier points than N, certify only some, chosen "
+             "on the tuning set: for every level and N loss targets evenly "
+             "spaced up to the loosest, the fastest point within it "
+             "(default 0: every point)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(searchCat));
 cl::opt<std::string> calibrationCommand(
     "calibration-eval",
     cl::desc("Command for the calibration input set (implies --certify; "
@@ -480,6 +487,8 @@ std::string certifySettings(std::optional<tune::CertifySettings> &out) {
       return "--certify-bound is for certified runs: add --certify";
     if (calibrationRepetitions.getNumOccurrences())
       return "--calibration-repetitions is for certified runs: add --certify";
+    if (certifyCandidates.getNumOccurrences())
+      return "--certify-candidates is for certified runs: add --certify";
     return "";
   }
   if (calibrationRepetitions == 0)
@@ -487,6 +496,7 @@ std::string certifySettings(std::optional<tune::CertifySettings> &out) {
   tune::CertifySettings cs;
   cs.bound = certifyBound;
   cs.repetitions = calibrationRepetitions;
+  cs.candidates = certifyCandidates;
   if (!certify.empty()) {
     char *end = nullptr;
     errno = 0;

@@ -487,3 +487,52 @@ TEST(Certify, TheCalibrationSetMeasuresOnlyWhatASequenceReaches) {
   EXPECT_EQ(stored.size(), 6u); // exact and d = 1..5
   std::remove(settings.storePath.c_str());
 }
+
+// A long sequence is thinned on the tuning set to the fastest candidate
+// within each level and within evenly spaced loss targets; a short one, or
+// a cap of 0, keeps every candidate.
+TEST(Certify, ThinningKeepsTheFastestWithinEachTarget) {
+  // 20 candidates, most accurate first: loss 0.5 % apart, time falling.
+  std::vector<double> losses, times;
+  for (int i = 1; i <= 20; ++i) {
+    losses.push_back(0.005 * i);
+    times.push_back(1.0 / i);
+  }
+  std::vector<double> levels = {0.01, 0.03, 0.06, 0.09};
+  // Targets 1/3/6/9 % and 9 % * k/4: 2.25, 4.5, 6.75, 9 %; within each,
+  // the fastest is the candidate with the largest loss at most it.
+  EXPECT_EQ(thinCandidates(losses, times, levels, 4),
+            (std::vector<size_t>{1, 3, 5, 8, 11, 12, 17}));
+  EXPECT_EQ(thinCandidates(losses, times, levels, 0).size(), 20u);
+  EXPECT_EQ(thinCandidates(losses, times, levels, 20).size(), 20u);
+  // Points meeting no target (loss above the loosest level) are dropped.
+  for (size_t k : thinCandidates(losses, times, levels, 12))
+    EXPECT_LE(losses[k], 0.09 + 1e-12);
+  // A candidate faster than a more accurate one is kept for the target it
+  // is fastest within, whatever the order of times.
+  std::vector<double> flat(20, 1.0);
+  flat[0] = 0.5; // the most accurate candidate is also the fastest
+  EXPECT_EQ(thinCandidates(losses, flat, levels, 4),
+            (std::vector<size_t>{0}));
+}
+
+// With CertifySettings::candidates, a run measures only the thinned
+// sequence's points on the calibration set.
+TEST(Certify, AThinnedSequenceMeasuresOnlyItsCandidates) {
+  Graded g;
+  RunSettings settings;
+  settings.options.dynamic = false;
+  settings.options.qosMin = 0.91;
+  settings.options.maxEvals = 20;
+  settings.certify = CertifySettings();
+  settings.certify->candidates = 2;
+  TuningRun run(g.space, settings);
+  std::string error;
+  ASSERT_TRUE(run.open(error)) << error;
+  ASSERT_TRUE(run.execute(g.evaluator(), error)) << error;
+  // Targets 1, 3, 6, 9 % and 4.5, 9 %: decisions 1-4 (0.4-6.4 % lost).
+  EXPECT_EQ(g.calibrated, (std::vector<int64_t>{0, 1, 2, 3, 4, 0}));
+  const Certification &c = *run.report().certification;
+  EXPECT_EQ(c.order.size(), 4u);
+  EXPECT_EQ(c.levels.back().pick, 3); // at 9 %: d = 4
+}

@@ -114,6 +114,19 @@ struct LevelCertificate {
 bool passes(const Candidate &candidate, double level, double delta,
             BoundKind kind);
 
+/// At most `most` + levels.size() of a fixed sequence's candidates, chosen on the
+/// tuning set alone (so the sequence stays valid): for each loss target —
+/// every level in `levels`, and `most` targets evenly spaced up to the
+/// loosest level — the fastest candidate whose tuning-set loss is within
+/// it. `losses` and `times` are the candidates' tuning-set loss and time,
+/// in sequence order (most accurate first); the result indexes them, in
+/// that order. Every candidate when there are at most `most`, or `most` is
+/// 0; none meeting no target is kept.
+std::vector<size_t> thinCandidates(const std::vector<double> &losses,
+                                   const std::vector<double> &times,
+                                   const std::vector<double> &levels,
+                                   size_t most);
+
 /// Fixed-sequence testing of "loss <= level" over `candidates` in the
 /// order given (most accurate first): each is tested at `delta`; the first
 /// that fails (or has no pairing) ends the sequence. The family-wise error

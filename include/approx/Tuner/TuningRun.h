@@ -46,6 +46,9 @@ struct CertifySettings {
   /// last all the same). The evaluators apply it (approx-tune's
   /// --calibration-repetitions, the Python API's calibration_fn).
   unsigned repetitions = 1;
+  /// With more frontier points than this, only some are candidates, chosen
+  /// on the tuning set (thinCandidates); 0: every frontier point.
+  size_t candidates = 0;
 };
 
 struct RunSettings {
