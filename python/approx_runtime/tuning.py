@@ -143,6 +143,7 @@ def tune(mlir_source: Union[str, Space, None] = None,
          calibration_fn: Optional[EvaluateFn] = None,
          certify: Optional[float] = None,
          certify_bound: str = "betting",
+         certify_candidates: int = 0,
          out_dir: Optional[str] = None,
          timeout: Optional[float] = None,
          space: Optional[Space] = None,
@@ -187,6 +188,9 @@ def tune(mlir_source: Union[str, Space, None] = None,
         accuracy_threshold (best_certified is True; the exact configuration
         when none is).
     certify_bound: "betting" (default) or "hoeffding-bentkus".
+    certify_candidates: with more frontier points than this, certify only
+        some, chosen on the tuning set (approx-tune's --certify-candidates;
+        0, the default: every point).
     out_dir: a directory for approx-tune's output files (written
         atomically); result["outputs"] has their texts in any case.
     timeout: seconds per evaluation (None: an hour for the first, then 10x
@@ -240,6 +244,7 @@ def tune(mlir_source: Union[str, Space, None] = None,
     max_evals = _whole("max_evals", max_evals, 1)
     seed = _whole("seed", seed, 0)
     repetitions = _whole("repetitions", repetitions, 1)
+    certify_candidates = _whole("certify_candidates", certify_candidates, 0)
     if not (isinstance(time_tolerance, numbers.Real) and not isinstance(time_tolerance, bool)
             and math.isfinite(time_tolerance) and time_tolerance >= 0):
         raise ValueError(f"time_tolerance={time_tolerance!r}: give a fraction >= 0 "
@@ -281,7 +286,7 @@ def tune(mlir_source: Union[str, Space, None] = None,
         calibration_fn, float(certify or 0), certify_bound,
         float(timeout or 0), functools.partial(_call_with_timeout,
                                                abandon=abandon),
-        repetitions, float(time_tolerance))
+        repetitions, float(time_tolerance), certify_candidates)
     try:
         while not job.wait(0.2):
             pass

@@ -70,6 +70,8 @@ struct TuneArgs {
   /// raises EvaluationTimeout or EvaluationAbandoned.
   nb::object caller;
   tune::BoundKind bound = tune::BoundKind::Betting;
+  /// CertifySettings::candidates (0: every frontier point).
+  size_t certifyCandidates = 0;
   unsigned parallelism = 1;
   size_t maxEvals = 100;
   uint64_t seed = 1;
@@ -134,8 +136,10 @@ public:
       return "";
     };
     settings.holdout = !this->holdout.is_none();
-    if (args.certifyDelta > 0)
+    if (args.certifyDelta > 0) {
       settings.certify = tune::CertifySettings{args.certifyDelta, args.bound};
+      settings.certify->candidates = args.certifyCandidates;
+    }
     settings.onEvaluation = [this](const tune::Evaluation &e) {
       return recorded(e);
     };
@@ -536,7 +540,7 @@ void bindTune(nb::module_ &m) {
          std::vector<tune::Config> startFrom, nb::object holdout,
          nb::object calibration, double certify, const std::string &bound,
          double timeout, nb::callable caller, unsigned repetitions,
-         double timeTolerance) {
+         double timeTolerance, size_t certifyCandidates) {
         if (mode != "dynamic" && mode != "static")
           throw nb::value_error(("mode must be 'dynamic' or 'static', not '" +
                                  mode + "'")
@@ -569,6 +573,7 @@ void bindTune(nb::module_ &m) {
         args.timeTolerance = timeTolerance;
         args.caller = std::move(caller);
         args.bound = boundArg(bound, "certify_bound");
+        args.certifyCandidates = certifyCandidates;
         for (nb::handle fn : {holdout, calibration})
           if (!fn.is_none() && !PyCallable_Check(fn.ptr()))
             throw nb::type_error("holdout_fn and calibration_fn must be "
@@ -584,7 +589,7 @@ void bindTune(nb::module_ &m) {
       nb::arg("holdout").none(), nb::arg("calibration").none(),
       nb::arg("certify"), nb::arg("certify_bound"), nb::arg("timeout"),
       nb::arg("caller"), nb::arg("repetitions"), nb::arg("time_tolerance"),
-      nb::rv_policy::take_ownership);
+      nb::arg("certify_candidates"), nb::rv_policy::take_ownership);
 }
 
 } // namespace approx::python

@@ -519,6 +519,36 @@ def test_certify_runs_each_calibration_once_with_progress(capfd):
                      r"measurements \(certification\)\n", err), err
 
 
+def test_certify_candidates_thins_the_sequence():
+    def run(candidates):
+        calls = {"calibration": 0}
+
+        def calibration(c):
+            calls["calibration"] += 1
+            return _per_input(c, 2000, 20_000)
+
+        r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
+                    accuracy_threshold=0.91, time_budget=0, max_evals=40,
+                    database=None, progress=False, calibration_fn=calibration,
+                    certify=0.05, certify_candidates=candidates)
+        return json.loads(r["outputs"]["summary.json"]), calls["calibration"]
+
+    whole, whole_calls = run(0)
+    thinned, thinned_calls = run(1)
+    # One loss target and the five levels (1/3/6/9 % and the bound, 9 %):
+    # at most 1 + 4 distinct candidates, measured once each besides exact.
+    assert thinned["certification"]["tested"] <= 5
+    assert thinned_calls == thinned["certification"]["tested"] + 2
+    assert whole_calls == whole["certification"]["tested"] + 2
+    # (Here the frontier's 4.3 % point is dropped: the fastest within 6 %
+    # is the 5.7 % one.)
+    assert thinned["certification"]["tested"] < whole["certification"]["tested"]
+    with pytest.raises(ValueError, match="certify_candidates=-1"):
+        ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
+                calibration_fn=lambda c: _per_input(c, 10, 0), certify=0.05,
+                certify_candidates=-1)
+
+
 def test_certify_errors(tmp_path):
     with pytest.raises(ValueError, match="certify needs calibration_fn"):
         ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
