@@ -496,10 +496,9 @@ def test_certify_and_outputs(tmp_path):
     assert "certified on the calibration set (2000 inputs" in r["outputs"]["speedup.txt"]
 
 
-def test_certify_runs_each_calibration_once_with_progress(capfd):
-    # Whatever `repetitions` says, calibration_fn is called once per
-    # configuration certification measures (the exact one first and last),
-    # and each re-measurement shows its progress.
+def _certified(**options):
+    """A certified run of SMALL on 2,000 calibration inputs: its summary.json
+    and how many times calibration_fn was called."""
     calls = {"calibration": 0}
 
     def calibration(c):
@@ -508,11 +507,17 @@ def test_certify_runs_each_calibration_once_with_progress(capfd):
 
     r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
                 accuracy_threshold=0.91, time_budget=0, max_evals=40,
-                database=None, progress=True, repetitions=3, time_tolerance=0,
-                holdout_fn=lambda c: _per_input(c, 100, 10_000),
-                calibration_fn=calibration, certify=0.05)
-    summary = json.loads(r["outputs"]["summary.json"])
-    assert calls["calibration"] == summary["certification"]["tested"] + 2
+                database=None, calibration_fn=calibration, certify=0.05, **options)
+    return json.loads(r["outputs"]["summary.json"]), calls["calibration"]
+
+
+def test_certify_runs_each_calibration_once_with_progress(capfd):
+    # Whatever `repetitions` says, calibration_fn is called once per
+    # configuration certification measures (the exact one first and last),
+    # and each re-measurement shows its progress.
+    summary, calls = _certified(progress=True, repetitions=3, time_tolerance=0,
+                                holdout_fn=lambda c: _per_input(c, 100, 10_000))
+    assert calls == summary["certification"]["tested"] + 2
     err = capfd.readouterr().err
     assert "approx_runtime.tune: evaluation set: 1 of " in err
     assert re.search(r"approx_runtime\.tune: calibration set: \d+ of at most \d+ "
@@ -520,21 +525,8 @@ def test_certify_runs_each_calibration_once_with_progress(capfd):
 
 
 def test_certify_candidates_thins_the_sequence():
-    def run(candidates):
-        calls = {"calibration": 0}
-
-        def calibration(c):
-            calls["calibration"] += 1
-            return _per_input(c, 2000, 20_000)
-
-        r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
-                    accuracy_threshold=0.91, time_budget=0, max_evals=40,
-                    database=None, progress=False, calibration_fn=calibration,
-                    certify=0.05, certify_candidates=candidates)
-        return json.loads(r["outputs"]["summary.json"]), calls["calibration"]
-
-    whole, whole_calls = run(0)
-    thinned, thinned_calls = run(1)
+    whole, whole_calls = _certified(progress=False, certify_candidates=0)
+    thinned, thinned_calls = _certified(progress=False, certify_candidates=1)
     # One loss target and the five levels (1/3/6/9 % and the bound, 9 %):
     # at most 1 + 4 distinct candidates, measured once each besides exact.
     assert thinned["certification"]["tested"] <= 5

@@ -397,6 +397,15 @@ struct Graded {
   std::mutex mutex;
   std::vector<int64_t> calibrated;
   Graded() { approx::tune::testing::addTree(space, "f", 1, 3, {0, 1, 2, 3, 4, 5, 6, 7}); }
+  /// A certified static run at QoS >= 0.91 (every level up to 9 %).
+  static RunSettings settings() {
+    RunSettings s;
+    s.options.dynamic = false;
+    s.options.qosMin = 0.91;
+    s.options.maxEvals = 20;
+    s.certify = CertifySettings();
+    return s;
+  }
   EvaluateFn evaluator() {
     return [this](const Config &c, InputSet set) {
       int64_t d = c.at("f_decision_0");
@@ -426,13 +435,9 @@ struct Graded {
 // what measuring everything certifies.
 TEST(Certify, TheCalibrationSetMeasuresOnlyWhatASequenceReaches) {
   Graded g;
-  RunSettings settings;
-  settings.options.dynamic = false;
-  settings.options.qosMin = 0.91;
-  settings.options.maxEvals = 20;
+  RunSettings settings = Graded::settings();
   settings.storePath = ::testing::TempDir() + "graded.db";
   std::remove(settings.storePath.c_str());
-  settings.certify = CertifySettings();
   TuningRun run(g.space, settings);
   std::string error;
   ASSERT_TRUE(run.open(error)) << error;
@@ -520,11 +525,7 @@ TEST(Certify, ThinningKeepsTheFastestWithinEachTarget) {
 // sequence's points on the calibration set.
 TEST(Certify, AThinnedSequenceMeasuresOnlyItsCandidates) {
   Graded g;
-  RunSettings settings;
-  settings.options.dynamic = false;
-  settings.options.qosMin = 0.91;
-  settings.options.maxEvals = 20;
-  settings.certify = CertifySettings();
+  RunSettings settings = Graded::settings();
   settings.certify->candidates = 2;
   TuningRun run(g.space, settings);
   std::string error;
