@@ -174,8 +174,13 @@ bool TuningRun::execute(const EvaluateFn &evaluate, std::string &error) {
     return true;
 
   if (settings.holdout) {
+    const Config &exact = tuned.evaluations[0].config;
+    size_t approximate = size_t(std::count_if(
+        tuned.frontier.begin(), tuned.frontier.end(),
+        [&](size_t i) { return tuned.evaluations[i].config != exact; }));
     Holdout h = remeasureFrontier(
-        tuned, reporting(evaluate, InputSet::Evaluation), options.workers);
+        tuned, reporting(evaluate, InputSet::Evaluation, approximate),
+        options.workers);
     if (!h.baseline.ok()) {
       error = exactFailed(InputSet::Evaluation, h.baseline);
       return false;
@@ -194,14 +199,11 @@ std::string remeasureLine(InputSet set, size_t done, size_t most) {
          (calibration ? "certification" : "the frontier re-measured") + ")";
 }
 
-EvaluateFn TuningRun::reporting(const EvaluateFn &evaluate,
-                                InputSet set) const {
+EvaluateFn TuningRun::reporting(const EvaluateFn &evaluate, InputSet set,
+                                size_t points) const {
   if (!settings.onRemeasure)
     return evaluate;
-  const Config &exact = tuned.evaluations[0].config;
-  size_t most = 2;
-  for (size_t i : tuned.frontier)
-    most += tuned.evaluations[i].config != exact;
+  size_t most = points + 2;
   auto done = std::make_shared<size_t>(0);
   auto mutex = std::make_shared<std::mutex>();
   auto report = settings.onRemeasure;
@@ -225,13 +227,6 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   for (const Evaluation &e : calibrated)
     if (e.result.ok() && !e.result.detail.empty())
       stored[formatConfig(e.config)] = e.result;
-  // (Read concurrently by the workers, never written.)
-  EvaluateFn measure = reporting(
-      [&](const Config &c, InputSet set) {
-        auto it = stored.find(formatConfig(c));
-        return it != stored.end() ? it->second : evaluate(c, set);
-      },
-      InputSet::Calibration);
   std::vector<double> levels = lossLevels();
   double bound = 1 - settings.options.qosMin;
   if (std::none_of(levels.begin(), levels.end(),
@@ -258,6 +253,13 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   for (size_t k : thinCandidates(losses, times, levels, cs.candidates))
     sequence.push_back(plan.points[k]);
   plan.points = std::move(sequence);
+  // (Read concurrently by the workers, never written.)
+  EvaluateFn measure = reporting(
+      [&](const Config &c, InputSet set) {
+        auto it = stored.find(formatConfig(c));
+        return it != stored.end() ? it->second : evaluate(c, set);
+      },
+      InputSet::Calibration, plan.points.size());
   // A point after one that fails at every level is tested at none (each
   // level's sequence has ended): the measurement stops there.
   plan.enough = [&](const Holdout &h) {

@@ -524,9 +524,13 @@ def test_certify_runs_each_calibration_once_with_progress(capfd):
                      r"measurements \(certification\)\n", err), err
 
 
-def test_certify_candidates_thins_the_sequence():
+def test_certify_candidates_thins_the_sequence(capfd):
     whole, whole_calls = _certified(progress=False, certify_candidates=0)
-    thinned, thinned_calls = _certified(progress=False, certify_candidates=1)
+    thinned, thinned_calls = _certified(progress=True, certify_candidates=1)
+    # The progress lines count the thinned sequence, not the whole frontier.
+    last = re.findall(r"calibration set: (\d+) of at most (\d+) measurements",
+                      capfd.readouterr().err)[-1]
+    assert int(last[0]) == thinned_calls and thinned_calls <= int(last[1]) <= 5 + 2
     # One loss target and the five levels (1/3/6/9 % and the bound, 9 %):
     # at most 1 + 4 distinct candidates, measured once each besides exact.
     assert thinned["certification"]["tested"] <= 5

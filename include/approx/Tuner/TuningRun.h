@@ -75,8 +75,9 @@ struct RunSettings {
   /// Progress of the frontier's re-measurement on the evaluation and the
   /// calibration set: called (from any worker, one call at a time) after
   /// each measurement with how many are done and how many at most there
-  /// will be (the frontier's points and the exact configuration twice;
-  /// certification may stop before them all).
+  /// will be (the frontier's points, or certification's candidates, and
+  /// the exact configuration twice; certification may stop before them
+  /// all).
   std::function<void(InputSet set, size_t done, size_t most)> onRemeasure;
 };
 
@@ -125,8 +126,11 @@ private:
   /// re-measurement on `set`.
   void storeRemeasured(InputSet set, const Holdout &h);
   bool certify(const EvaluateFn &evaluate, std::string &error);
-  /// `evaluate` reporting each measurement on `set` to onRemeasure.
-  EvaluateFn reporting(const EvaluateFn &evaluate, InputSet set) const;
+  /// `evaluate` reporting each measurement on `set` to onRemeasure, of at
+  /// most `points` approximate frontier points and the exact configuration
+  /// twice.
+  EvaluateFn reporting(const EvaluateFn &evaluate, InputSet set,
+                       size_t points) const;
 
   const Space &space;
   RunSettings settings;
