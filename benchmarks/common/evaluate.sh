@@ -18,6 +18,8 @@ calibration) instances=${APPROX_CALIBRATION_INSTANCES:-$(seq 100 249)} ;;
 esac
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
+# A run stopped by a signal removes it too (sh runs EXIT traps on exit only).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 if [ -n "${APPROX_QOS_DETAIL:-}" ]; then
   : > "$APPROX_QOS_DETAIL" || exit 1
 fi

@@ -22,6 +22,8 @@ screen) set=screen ;;
 esac
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
+# A run stopped by a signal removes it too (sh runs EXIT traps on exit only).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 questions=$data/$prefix-$set.tsv
 [ "$set" = screen ] && questions=$refdir/screen.tsv
 t=$("$exe" --passages "$data/passages.tsv" --questions "$questions" \

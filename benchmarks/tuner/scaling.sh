@@ -13,6 +13,8 @@ tune=$root/build/bin/approx-tune
 space=$root/examples/tune/kernel.c
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A run stopped by a signal removes it too (sh runs EXIT traps on exit only).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 cat > "$work/eval.sh" <<EVAL
 #!/bin/sh
 sleep $cost
