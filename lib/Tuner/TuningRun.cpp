@@ -260,24 +260,32 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
         return it != stored.end() ? it->second : evaluate(c, set);
       },
       InputSet::Calibration, plan.points.size());
-  // A point after one that fails at every level is tested at none (each
-  // level's sequence has ended): the measurement stops there.
-  plan.enough = [&](const Holdout &h) {
-    if (h.baseline.detail.empty() || scoreSum(h.baseline) <= 0)
-      return true; // nothing to pair with: said below
-    std::vector<bool> ended(levels.size(), false);
-    for (size_t i : plan.points) {
-      if (h.frontier[i].status == EvalStatus::Unmeasured)
-        break;
-      Candidate c = calibrationCandidate(h.baseline, h.frontier[i]);
-      for (size_t l = 0; l < levels.size(); ++l)
-        ended[l] = ended[l] || !passes(c, levels[l], cs.delta, cs.bound);
-    }
-    return std::all_of(ended.begin(), ended.end(), [](bool e) { return e; });
-  };
+  // The measured points, each paired with the exact configuration once as
+  // it arrives, become the candidates: a prefix of the order. A point after
+  // one that fails at every level is tested at none (each level's sequence
+  // has ended): the measurement stops there.
   Certification cert;
   cert.delta = cs.delta;
   cert.bound = cs.bound;
+  std::vector<bool> ended(levels.size(), false);
+  auto pairMeasured = [&](const Holdout &h) {
+    for (size_t k = cert.order.size(); k < plan.points.size(); ++k) {
+      const Measurement &m = h.frontier[plan.points[k]];
+      if (m.status == EvalStatus::Unmeasured)
+        break;
+      cert.order.push_back(plan.points[k]);
+      cert.candidates.push_back(calibrationCandidate(h.baseline, m));
+      for (size_t l = 0; l < levels.size(); ++l)
+        ended[l] = ended[l] ||
+                   !passes(cert.candidates.back(), levels[l], cs.delta, cs.bound);
+    }
+  };
+  plan.enough = [&](const Holdout &h) {
+    if (h.baseline.detail.empty() || scoreSum(h.baseline) <= 0)
+      return true; // nothing to pair with: said below
+    pairMeasured(h);
+    return std::all_of(ended.begin(), ended.end(), [](bool e) { return e; });
+  };
   cert.measured = remeasureFrontier(tuned, measure, settings.options.workers,
                                     InputSet::Calibration, &plan);
   const Measurement &base = cert.measured.baseline;
@@ -300,15 +308,7 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     if (settings.warn)
       settings.warn(nothing + "; every level deploys the exact configuration");
   }
-  // The measured points are a prefix of the order: the sequence of every
-  // level ends within it.
-  for (size_t i : plan.points) {
-    if (cert.measured.frontier[i].status == EvalStatus::Unmeasured)
-      break;
-    cert.order.push_back(i);
-    cert.candidates.push_back(
-        calibrationCandidate(base, cert.measured.frontier[i]));
-  }
+  pairMeasured(cert.measured); // the last batch
   for (double level : levels) {
     LevelCertificate c;
     if (nothing.empty()) {
