@@ -184,9 +184,9 @@ def tune(mlir_source: Union[str, Space, None] = None,
         probability 1 - delta (approx-tune's --certify, --calibration-eval).
         It is called once per configuration (the exact one first and last),
         whatever `repetitions` says, and only for the frontier points a
-        level's fixed sequence reaches. With certify, best_config is the pick certified at
-        accuracy_threshold (best_certified is True; the exact configuration
-        when none is).
+        level's fixed sequence reaches. With certify, best_config is the
+        pick certified at accuracy_threshold (best_certified is True; the
+        exact configuration when none is).
     certify_bound: "betting" (default) or "hoeffding-bentkus".
     certify_candidates: with more frontier points than this, certify only
         some, chosen on the tuning set (approx-tune's --certify-candidates;
