@@ -213,13 +213,24 @@ std::vector<size_t> thinCandidates(const std::vector<double> &losses,
   std::vector<size_t> all(losses.size());
   for (size_t i = 0; i < all.size(); ++i)
     all[i] = i;
-  if (most == 0 || losses.size() <= most || levels.empty())
+  if (most == 0 || levels.empty())
     return all;
-  std::vector<double> targets = levels;
+  // Only the candidates within the loosest level can meet a target: with
+  // at most `most` of them there is nothing to thin.
   double loosest = *std::max_element(levels.begin(), levels.end());
+  std::vector<bool> kept(losses.size(), false);
+  std::vector<size_t> within;
+  for (size_t i = 0; i < losses.size(); ++i)
+    if (losses[i] <= loosest + 1e-12)
+      within.push_back(i);
+  if (within.size() <= most)
+    return within;
+  // The most accurate of them is always kept: the sequence starts there,
+  // and a level whose fastest candidate fails falls back on it.
+  kept[within.front()] = true;
+  std::vector<double> targets = levels;
   for (size_t k = 1; k <= most; ++k)
     targets.push_back(loosest * double(k) / double(most));
-  std::vector<bool> kept(losses.size(), false);
   for (double target : targets) {
     long fastest = -1;
     for (size_t i = 0; i < losses.size(); ++i)

@@ -188,9 +188,9 @@ def tune(mlir_source: Union[str, Space, None] = None,
         pick certified at accuracy_threshold (best_certified is True; the
         exact configuration when none is).
     certify_bound: "betting" (default) or "hoeffding-bentkus".
-    certify_candidates: with more frontier points than this, certify only
-        some, chosen on the tuning set (approx-tune's --certify-candidates;
-        0, the default: every point).
+    certify_candidates: with more frontier points than this within the
+        loosest level, certify only some, chosen on the tuning set
+        (approx-tune's --certify-candidates; 0, the default: every point).
     out_dir: a directory for approx-tune's output files (written
         atomically); result["outputs"] has their texts in any case.
     timeout: seconds per evaluation (None: an hour for the first, then 10x

@@ -496,7 +496,7 @@ def test_certify_and_outputs(tmp_path):
     assert "certified on the calibration set (2000 inputs" in r["outputs"]["speedup.txt"]
 
 
-def _certified(**options):
+def _certified(accuracy_threshold=0.91, **options):
     """A certified run of SMALL on 2,000 calibration inputs: its summary.json
     and how many times calibration_fn was called."""
     calls = {"calibration": 0}
@@ -506,7 +506,7 @@ def _certified(**options):
         return _per_input(c, 2000, 20_000)
 
     r = ar.tune(SMALL, lambda c: _per_input(c, 100, 0)[:2],
-                accuracy_threshold=0.91, time_budget=0, max_evals=40,
+                accuracy_threshold=accuracy_threshold, time_budget=0, max_evals=40,
                 database=None, calibration_fn=calibration, certify=0.05, **options)
     return json.loads(r["outputs"]["summary.json"]), calls["calibration"]
 
@@ -525,20 +525,25 @@ def test_certify_runs_each_calibration_once_with_progress(capfd):
 
 
 def test_certify_candidates_thins_the_sequence(capfd):
-    whole, whole_calls = _certified(progress=False, certify_candidates=0)
-    thinned, thinned_calls = _certified(progress=True, certify_candidates=1)
+    # A bound of 40 % puts a dozen frontier points within the loosest level.
+    whole, whole_calls = _certified(0.6, progress=False, certify_candidates=0)
+    thinned, thinned_calls = _certified(0.6, progress=True, certify_candidates=1)
     # The progress lines count the thinned sequence, not the whole frontier.
     last = re.findall(r"calibration set: (\d+) of at most (\d+) measurements",
                       capfd.readouterr().err)[-1]
-    assert int(last[0]) == thinned_calls and thinned_calls <= int(last[1]) <= 5 + 2
-    # One loss target and the five levels (1/3/6/9 % and the bound, 9 %):
-    # at most 1 + 4 distinct candidates, measured once each besides exact.
-    assert thinned["certification"]["tested"] <= 5
+    assert int(last[0]) == thinned_calls and thinned_calls <= int(last[1]) <= 7 + 2
+    # The most accurate point, one loss target and the five levels
+    # (1/3/6/9 % and the bound, 40 %): at most 1 + 1 + 5 distinct
+    # candidates, measured once each besides exact.
+    assert thinned["certification"]["tested"] <= 7
     assert thinned_calls == thinned["certification"]["tested"] + 2
     assert whole_calls == whole["certification"]["tested"] + 2
-    # (Here the frontier's 4.3 % point is dropped: the fastest within 6 %
-    # is the 5.7 % one.)
     assert thinned["certification"]["tested"] < whole["certification"]["tested"]
+    # With at most N points within the loosest level nothing is thinned (at
+    # 9 %, three points; the points beyond it do not count).
+    few, _ = _certified(progress=False, certify_candidates=3)
+    every, _ = _certified(progress=False, certify_candidates=0)
+    assert few["certification"]["tested"] == every["certification"]["tested"]
     with pytest.raises(ValueError, match="certify_candidates=-1"):
         ar.tune(SMALL, synthetic, time_budget=0, max_evals=5, database=None,
                 calibration_fn=lambda c: _per_input(c, 10, 0), certify=0.05,

@@ -184,10 +184,10 @@ cl::opt<unsigned> calibrationRepetitions(
     cl::init(tune::CertifySettings().repetitions), cl::cat(searchCat));
 cl::opt<unsigned> certifyCandidates(
     "certify-candidates",
-    cl::desc("With more frontier points than N, certify only some, chosen "
-             "on the tuning set: for every level and N loss targets evenly "
-             "spaced up to the loosest, the fastest point within it "
-             "(default 0: every point)"),
+    cl::desc("With more than N frontier points within the loosest level, "
+             "certify only some, chosen on the tuning set: the most accurate, "
+             "and for every level and N loss targets evenly spaced up to the "
+             "loosest, the fastest point within it (default 0: every point)"),
     cl::value_desc("N"), cl::init(0), cl::cat(searchCat));
 cl::opt<std::string> calibrationCommand(
     "calibration-eval",

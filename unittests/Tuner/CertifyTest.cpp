@@ -504,12 +504,25 @@ TEST(Certify, ThinningKeepsTheFastestWithinEachTarget) {
     times.push_back(1.0 / i);
   }
   std::vector<double> levels = {0.01, 0.03, 0.06, 0.09};
-  // Targets 1/3/6/9 % and 9 % * k/4: 2.25, 4.5, 6.75, 9 %; within each,
-  // the fastest is the candidate with the largest loss at most it.
+  // The most accurate candidate, then targets 1/3/6/9 % and 9 % * k/4:
+  // 2.25, 4.5, 6.75, 9 %; within each, the fastest is the candidate with
+  // the largest loss at most it.
   EXPECT_EQ(thinCandidates(losses, times, levels, 4),
-            (std::vector<size_t>{1, 3, 5, 8, 11, 12, 17}));
+            (std::vector<size_t>{0, 1, 3, 5, 8, 11, 12, 17}));
   EXPECT_EQ(thinCandidates(losses, times, levels, 0).size(), 20u);
-  EXPECT_EQ(thinCandidates(losses, times, levels, 20).size(), 20u);
+  // With at most N candidates within the loosest level (18 here: loss
+  // 0.5-9 %), those are kept, and only those.
+  EXPECT_EQ(thinCandidates(losses, times, levels, 20).size(), 18u);
+  EXPECT_EQ(thinCandidates(losses, times, levels, 18).size(), 18u);
+  // inversek2j's static frontier at paper size: one point at 0.01 %, two
+  // at 0.35 %, the rest beyond 9 %. Nothing is thinned, so the 0.01 %
+  // point (1.16x) stays the fallback of a level its 1.79x point fails.
+  std::vector<double> ikLoss = {0.0001, 0.0035, 0.0035, 0.342, 0.344, 0.346,
+                                0.457, 0.457, 0.459, 0.514, 0.514};
+  std::vector<double> ikTime = {0.86, 0.69, 0.56, 0.51, 0.44, 0.29,
+                                0.24, 0.23, 0.21, 0.19, 0.16};
+  EXPECT_EQ(thinCandidates(ikLoss, ikTime, levels, 6),
+            (std::vector<size_t>{0, 1, 2}));
   // Points meeting no target (loss above the loosest level) are dropped.
   for (size_t k : thinCandidates(losses, times, levels, 12))
     EXPECT_LE(losses[k], 0.09 + 1e-12);

@@ -114,14 +114,16 @@ struct LevelCertificate {
 bool passes(const Candidate &candidate, double level, double delta,
             BoundKind kind);
 
-/// At most `most` + levels.size() of a fixed sequence's candidates, chosen on the
-/// tuning set alone (so the sequence stays valid): for each loss target —
-/// every level in `levels`, and `most` targets evenly spaced up to the
-/// loosest level — the fastest candidate whose tuning-set loss is within
-/// it. `losses` and `times` are the candidates' tuning-set loss and time,
-/// in sequence order (most accurate first); the result indexes them, in
-/// that order. Every candidate when there are at most `most`, or `most` is
-/// 0; none meeting no target is kept.
+/// At most `most` + levels.size() + 1 of a fixed sequence's candidates,
+/// chosen on the tuning set alone (so the sequence stays valid): the most
+/// accurate candidate (the fallback of a level whose fastest one fails),
+/// and for each loss target — every level in `levels`, and `most` targets
+/// evenly spaced up to the loosest level — the fastest candidate whose
+/// tuning-set loss is within it. `losses` and `times` are the candidates'
+/// tuning-set loss and time, in sequence order (most accurate first); the
+/// result indexes them, in that order. None with a tuning-set loss above
+/// the loosest level is kept (none meets a target); every other one when
+/// there are at most `most` of them. Every candidate when `most` is 0.
 std::vector<size_t> thinCandidates(const std::vector<double> &losses,
                                    const std::vector<double> &times,
                                    const std::vector<double> &levels,
