@@ -34,6 +34,7 @@ usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
 """
 import argparse
 from dataclasses import dataclass
+import hashlib
 import json
 import os
 import random
@@ -234,8 +235,7 @@ class System:
                 t, acc, _, self.exact_run[split] = self.run_system(
                     self.exe("exact"), split, memo, questions=screen if split == "screen" else None)
             else:
-                t, acc, _, self.exact_run[split], self.exact_scores = self.evaluate(
-                    self.exe("exact"))
+                t, acc, self.exact_run[split], self.exact_scores = self.exact_evaluation()
             self.exact_accuracy[split] = acc
             with open(os.path.join(self.refdir, f"{split}.accuracy"), "w") as f:
                 f.write(f"{acc}\n")
@@ -250,6 +250,38 @@ class System:
             f"validation {self.exact_accuracy['validation']:.3f}, "
             f"evaluation {self.exact_accuracy['evaluation']:.3f} in "
             f"{self.exact_eval_times[0]:.1f} s")
+
+    def exact_evaluation(self):
+        """The exact build on the evaluation questions (evaluate): its time,
+        accuracy, summary line and scores. A resumed run reuses the
+        measurement an earlier session of it made (work/exact-evaluation.json)
+        when the build, the questions and the QA models are the same: the
+        baseline is then that session's timed run and the one after the
+        deployment builds, as if the run had not stopped."""
+        path = os.path.join(self.work, "exact-evaluation.json")
+        key = hashlib.sha256()
+        for f in [self.exe("exact"), self.timing or os.path.join(
+                self.args.data, f"{self.spec.questions}-evaluation.tsv")]:
+            with open(f, "rb") as data:
+                key.update(hashlib.sha256(data.read()).digest())
+        for name in qa_models.models(self.args.qa_models):
+            key.update(f"{name} {os.path.getsize(os.path.join(self.args.models, name))}\n"
+                       .encode())
+        key.update(json.dumps(self.extra).encode())
+        key = key.hexdigest()
+        if self.args.resume and os.path.isfile(path):
+            with open(path) as f:
+                stored = json.load(f)
+            if stored.get("key") == key:
+                log(f"{self.name}: the exact system's timed run of {stored['measured']} reused "
+                    f"(--resume; same build, questions and models): {stored['time_s']:.1f} s")
+                return stored["time_s"], stored["accuracy"], stored["run"], stored["scores"]
+        t, acc, _, line, scores = self.evaluate(self.exe("exact"))
+        with tempfile.NamedTemporaryFile("w", dir=self.work, delete=False) as f:
+            json.dump({"key": key, "measured": time.strftime("%Y-%m-%d %H:%M"), "time_s": t,
+                       "accuracy": acc, "run": line, "scores": scores}, f)
+        os.replace(f.name, path)
+        return t, acc, line, scores
 
     def tune(self, mode, budget, start=None):
         out = os.path.join(self.results, mode)
@@ -859,7 +891,8 @@ def main():
                                   "run (default: a temporary one, removed)")
     p.add_argument("--resume", action="store_true",
                    help="continue the tuning runs stored in --work's stores (a run cut short; "
-                        "with the same --memo its LLM calls replay)")
+                        "with the same --memo its LLM calls replay) and reuse the exact build's "
+                        "timed evaluation run when the build, questions and models are the same")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "results", "compound"))
     p.add_argument("--report", action="store_true",
