@@ -215,8 +215,8 @@ std::vector<size_t> thinCandidates(const std::vector<double> &losses,
     all[i] = i;
   if (most == 0 || levels.empty())
     return all;
-  // Only the candidates within the loosest level can meet a target: with
-  // at most `most` of them there is nothing to thin.
+  // Only the candidates within the loosest level on the tuning set meet a
+  // target: with at most `most` of them there is nothing to thin.
   double loosest = *std::max_element(levels.begin(), levels.end());
   std::vector<bool> kept(losses.size(), false);
   std::vector<size_t> within;
