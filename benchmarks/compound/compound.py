@@ -255,7 +255,8 @@ class System:
         """The exact build on the evaluation questions (evaluate): its time,
         accuracy, summary line and scores. A resumed run reuses the
         measurement an earlier session of it made (work/exact-evaluation.json)
-        when the build, the questions and the QA models are the same: the
+        when the build, the questions and the QA models (their names and
+        sizes: the files are sha256-checked when fetched) are the same: the
         baseline is then that session's timed run and the one after the
         deployment builds, as if the run had not stopped."""
         path = os.path.join(self.work, "exact-evaluation.json")
@@ -277,10 +278,9 @@ class System:
                     f"(--resume; same build, questions and models): {stored['time_s']:.1f} s")
                 return stored["time_s"], stored["accuracy"], stored["run"], stored["scores"]
         t, acc, _, line, scores = self.evaluate(self.exe("exact"))
-        with tempfile.NamedTemporaryFile("w", dir=self.work, delete=False) as f:
-            json.dump({"key": key, "measured": time.strftime("%Y-%m-%d %H:%M"), "time_s": t,
-                       "accuracy": acc, "run": line, "scores": scores}, f)
-        os.replace(f.name, path)
+        corpus.atomic_write(path, [json.dumps(
+            {"key": key, "measured": time.strftime("%Y-%m-%d %H:%M"), "time_s": t,
+             "accuracy": acc, "run": line, "scores": scores})])
         return t, acc, line, scores
 
     def tune(self, mode, budget, start=None):
