@@ -371,9 +371,15 @@ std::string Report::plotSvg() const {
   for (const Dot &d : all)
     svg += "<circle class=\"point\" cx=\"" + num(X(d.loss)) + "\" cy=\"" +
            num(Y(d.speedup)) + "\" r=\"2.5\" fill=\"#999\"/>\n";
+  // The line joins the Pareto points (front ascends in time); a dynamic
+  // run's static points may lie under it (runFrontier).
   std::string path;
+  double lowest = INFINITY;
   for (const Dot &d : front)
-    path += (path.empty() ? "" : " ") + num(X(d.loss)) + "," + num(Y(d.speedup));
+    if (d.loss < lowest) {
+      lowest = d.loss;
+      path += (path.empty() ? "" : " ") + num(X(d.loss)) + "," + num(Y(d.speedup));
+    }
   svg += "<polyline class=\"frontier\" points=\"" + path +
          "\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.5\"/>\n";
   for (const Dot &d : front)
@@ -568,7 +574,8 @@ std::string Report::summaryJson() const {
     const Evaluation &e = r.evaluations[r.frontier[i]];
     j += std::string(i ? ",\n" : "\n") + "    {\"time_s\": " + num(e.result.time) +
          ", \"qos\": " + num(e.result.qos) + ", \"speedup\": " +
-         num(base / e.result.time);
+         num(base / e.result.time) + ", \"static\": " +
+         (isStatic(*params, e.config) ? "true" : "false");
     if (auto q = pairedQos(r.evaluations[0].result, e.result))
       j += ", \"relative_qos\": " + num(q->relative) + ", \"accuracy\": " +
            num(q->accuracy);

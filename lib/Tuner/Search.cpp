@@ -34,6 +34,32 @@ std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals) {
   return search::frontierOf(evals, std::move(all));
 }
 
+bool isStatic(const Space &space, const Config &config) {
+  Config c = config;
+  std::string why;
+  return space.toStatic(c, why);
+}
+
+std::vector<size_t> runFrontier(const Space &space,
+                                const std::vector<Evaluation> &evals,
+                                bool dynamic) {
+  std::vector<size_t> front = paretoFrontier(evals);
+  if (!dynamic)
+    return front;
+  std::vector<size_t> statics;
+  for (size_t i = 0; i < evals.size(); ++i)
+    if (isStatic(space, evals[i].config))
+      statics.push_back(i);
+  for (size_t i : search::frontierOf(evals, std::move(statics)))
+    if (std::find(front.begin(), front.end(), i) == front.end())
+      front.push_back(i);
+  std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) {
+    const Measurement &x = evals[a].result, &y = evals[b].result;
+    return x.time != y.time ? x.time < y.time : x.qos > y.qos;
+  });
+  return front;
+}
+
 void enumerateSpace(const Space &space, bool dynamic,
                     const std::function<bool(const Config &)> &visit) {
   search::Encoding(space, dynamic).enumerate(visit);

@@ -233,25 +233,47 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
                    [&](double l) { return std::fabs(l - bound) < 1e-9; }) &&
       bound < 1)
     levels.push_back(bound);
-  // Most accurate first: the frontier ascends in time and QoS on the tuning
-  // set, so it is tested from its end. The order is fixed before the
+  // Most accurate first on the tuning set (the slower of equals first, as
+  // the frontier's end comes first). The order is fixed before the
   // calibration set is looked at, as fixed-sequence testing requires.
   const Config &exact = tuned.evaluations[0].config;
+  auto tuning = [&](size_t i) -> const Measurement & {
+    return tuned.evaluations[tuned.frontier[i]].result;
+  };
   MeasureOrder plan;
   for (size_t i = tuned.frontier.size(); i-- > 0;)
     if (tuned.evaluations[tuned.frontier[i]].config != exact)
       plan.points.push_back(i);
+  std::stable_sort(plan.points.begin(), plan.points.end(), [&](size_t a, size_t b) {
+    return tuning(a).qos > tuning(b).qos;
+  });
   // A long frontier is thinned on the tuning set, before the calibration
-  // set is looked at: the sequence stays valid.
-  std::vector<double> losses, times;
-  for (size_t i : plan.points) {
-    const Measurement &m = tuned.evaluations[tuned.frontier[i]].result;
-    losses.push_back(1 - m.qos);
-    times.push_back(m.time);
+  // set is looked at: the sequence stays valid. A dynamic run's static
+  // points (runFrontier) are thinned apart from the rest: their tuning-set
+  // times overprice them against mixed trees.
+  auto staticPoint = [&](size_t k) {
+    return settings.options.dynamic &&
+           isStatic(space, tuned.evaluations[tuned.frontier[plan.points[k]]].config);
+  };
+  std::vector<bool> keep(plan.points.size(), false);
+  for (bool statics : {false, true}) {
+    std::vector<size_t> members;
+    std::vector<double> losses, times;
+    for (size_t k = 0; k < plan.points.size(); ++k) {
+      if (staticPoint(k) != statics)
+        continue;
+      const Measurement &m = tuning(plan.points[k]);
+      members.push_back(k);
+      losses.push_back(1 - m.qos);
+      times.push_back(m.time);
+    }
+    for (size_t j : thinCandidates(losses, times, levels, cs.candidates))
+      keep[members[j]] = true;
   }
   std::vector<size_t> sequence;
-  for (size_t k : thinCandidates(losses, times, levels, cs.candidates))
-    sequence.push_back(plan.points[k]);
+  for (size_t k = 0; k < plan.points.size(); ++k)
+    if (keep[k])
+      sequence.push_back(plan.points[k]);
   plan.points = std::move(sequence);
   // (Read concurrently by the workers, never written.)
   EvaluateFn measure = reporting(

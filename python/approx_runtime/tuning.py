@@ -207,8 +207,11 @@ def tune(mlir_source: Union[str, Space, None] = None,
 
     Returns {"best_config", "best_mlir", "best_time" (ms), "best_accuracy",
     "met_threshold", "baseline_time", "baseline_accuracy", "speedup",
-    "frontier" ([{config, time, accuracy}], the time/accuracy Pareto
-    frontier), "evaluations", "new_evaluations", "failed", "stop_reason",
+    "frontier" ([{config, time, accuracy, static}] in ascending time: the
+    time/accuracy Pareto frontier, and in a dynamic search the static
+    configurations' own, `static` saying which points are static: baked,
+    a static point runs without its trees' state, which the tuning build
+    measures, so it can look dominated there), "evaluations", "new_evaluations", "failed", "stop_reason",
     "seconds", "space_size", "run_id", "interrupted", "best_certified",
     "outputs" ({file name: text}, empty when interrupted), "within_noise"}.
     When no approximate configuration meets the threshold, best_* is the

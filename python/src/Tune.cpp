@@ -215,6 +215,7 @@ public:
       f["config"] = toDict(e.config);
       f["time"] = e.result.time * 1000;
       f["accuracy"] = e.result.qos;
+      f["static"] = tune::isStatic(space, e.config);
       frontier.append(f);
     }
     d["frontier"] = frontier;

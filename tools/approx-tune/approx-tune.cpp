@@ -145,7 +145,8 @@ enum class Mode { Static, Dynamic };
 cl::opt<Mode> mode(
     "mode", cl::desc("Space searched"),
     cl::values(clEnumValN(Mode::Dynamic, "dynamic",
-                          "decision trees: thresholds and decisions (default)"),
+                          "decision trees: thresholds and decisions (default; "
+                          "the frontier also keeps the static points' own)"),
                clEnumValN(Mode::Static, "static",
                           "one transform value per knob")),
     cl::init(Mode::Dynamic), cl::cat(searchCat));
@@ -187,7 +188,8 @@ cl::opt<unsigned> certifyCandidates(
     cl::desc("With more than N frontier points within the loosest level, "
              "certify only some, chosen on the tuning set: the most accurate, "
              "and for every level and N loss targets evenly spaced up to the "
-             "loosest, the fastest point within it (default 0: every point)"),
+             "loosest, the fastest point within it (a dynamic run's static "
+             "points apart from the rest; default 0: every point)"),
     cl::value_desc("N"), cl::init(0), cl::cat(searchCat));
 cl::opt<std::string> calibrationCommand(
     "calibration-eval",

@@ -550,3 +550,102 @@ TEST(Certify, AThinnedSequenceMeasuresOnlyItsCandidates) {
   EXPECT_EQ(c.order.size(), 4u);
   EXPECT_EQ(c.levels.back().pick, 3); // at 9 %: d = 4
 }
+
+namespace {
+
+/// jpeg's DC-only coding in miniature: one tree "f" (threshold 0..3: the
+/// share t/4 of inputs below it takes decision 0, the rest decision 1)
+/// over decisions 0..2, whose work is 1, 0.5, 0.1 and whose share of
+/// wrong answers is 0, 0.5, 1 %. The tuning set runs the runtime-table build:
+/// every configuration pays 0.6 for its state, and the tuning instance's
+/// noise adds 0.15 to the static ones (every decision alike), so a mixed
+/// tree dominates the all-2 point there. The evaluation and calibration
+/// sets run baked builds, where a static configuration computes no state:
+/// all-2 runs in 0.1 against the mixed trees' 0.6 and more.
+struct StateCost {
+  Space space;
+  StateCost() { approx::tune::testing::addTree(space, "f", 1, 3, {0, 1, 2}); }
+  static Measurement measure(const Config &c, InputSet set) {
+    const double work[] = {1, 0.5, 0.1}, wrong[] = {0, 0.005, 0.01};
+    int64_t d0 = c.at("f_decision_0"), d1 = c.at("f_decision_1");
+    double below = double(c.at("f_threshold_0")) / 4;
+    bool same = d0 == d1;
+    Measurement m;
+    m.time = below * work[d0] + (1 - below) * work[d1];
+    if (set == InputSet::Tuning)
+      m.time += 0.6 + (same ? 0.15 : 0);
+    else if (!same)
+      m.time += 0.6;
+    m.samples = {m.time};
+    double rate = below * wrong[d0] + (1 - below) * wrong[d1];
+    m.qos = 1 - rate;
+    if (set != InputSet::Tuning)
+      for (int i = 0; i < 2000; ++i) {
+        double u = std::fmod(double(i) * 0.6180339887, 1.0);
+        m.detail.push_back({"in" + std::to_string(i), u < rate ? 0.0 : 1.0});
+      }
+    return m;
+  }
+};
+
+} // namespace
+
+// A dynamic run's frontier keeps its static configurations' own frontier
+// (runFrontier), and certification thins them apart from the rest: the
+// all-2 point, dominated on the tuning set's table build, is certified
+// and deployed at every level, as the static run deploys it.
+TEST(Certify, ADynamicRunKeepsItsStaticPointsToTheBakedBuild) {
+  StateCost s;
+  Config all2 = {{"f_threshold_0", 0}, {"f_decision_0", 2}, {"f_decision_1", 2}};
+  for (size_t candidates : {0, 1}) {
+    RunSettings settings;
+    settings.options.dynamic = true;
+    settings.options.qosMin = 0.91;
+    settings.options.maxEvals = 100;
+    settings.holdout = true;
+    settings.certify = CertifySettings();
+    settings.certify->candidates = candidates;
+    TuningRun run(s.space, settings);
+    std::string error;
+    ASSERT_TRUE(run.open(error)) << error;
+    ASSERT_TRUE(run.execute(&StateCost::measure, error)) << error;
+    const TuneResult &r = run.result();
+    ASSERT_TRUE(r.exhaustive);
+    // Off the Pareto frontier of the tuning set, on the run's frontier.
+    std::vector<size_t> pareto = paretoFrontier(r.evaluations);
+    auto at = [&](const std::vector<size_t> &front) {
+      return std::find_if(front.begin(), front.end(), [&](size_t i) {
+               return s.space.complete(r.evaluations[i].config) == all2;
+             }) != front.end();
+    };
+    EXPECT_FALSE(at(pareto));
+    ASSERT_TRUE(at(r.frontier));
+    EXPECT_EQ(r.frontier, runFrontier(s.space, r.evaluations, true));
+    for (size_t i = 1; i < r.frontier.size(); ++i)
+      EXPECT_LE(r.evaluations[r.frontier[i - 1]].result.time,
+                r.evaluations[r.frontier[i]].result.time);
+    // Every level deploys it.
+    for (double level : {0.03, 0.06, 0.09}) {
+      LevelPick p = run.report().pick(level);
+      ASSERT_GE(p.point, 0) << "level " << level;
+      EXPECT_EQ(s.space.complete(r.evaluations[r.frontier[size_t(p.point)]].config),
+                all2)
+          << "level " << level << ", " << candidates << " candidates";
+    }
+    // The sequence is most accurate first on the tuning set.
+    const Certification &c = *run.report().certification;
+    for (size_t k = 1; k < c.order.size(); ++k)
+      EXPECT_GE(r.evaluations[r.frontier[c.order[k - 1]]].result.qos,
+                r.evaluations[r.frontier[c.order[k]]].result.qos);
+  }
+  // A static run of the same space has no such points to keep: its
+  // frontier is the Pareto frontier.
+  RunSettings settings;
+  settings.options.dynamic = false;
+  settings.options.qosMin = 0.91;
+  TuningRun run(s.space, settings);
+  std::string error;
+  ASSERT_TRUE(run.open(error)) << error;
+  ASSERT_TRUE(run.execute(&StateCost::measure, error)) << error;
+  EXPECT_EQ(run.result().frontier, paretoFrontier(run.result().evaluations));
+}

@@ -72,8 +72,8 @@ TEST(SearchTest, FailuresAreRecordedNotFatal) {
   EXPECT_TRUE(r.evaluations[size_t(r.best)].result.ok());
   for (size_t i : r.frontier)
     EXPECT_TRUE(r.evaluations[i].result.ok());
-  // The frontier kept during the search is the frontier of all evaluations.
-  EXPECT_EQ(r.frontier, paretoFrontier(r.evaluations));
+  // The result's frontier is the run's frontier of all evaluations.
+  EXPECT_EQ(r.frontier, runFrontier(syn.space, r.evaluations, o.dynamic));
 }
 
 TEST(SearchTest, AFailingBaselineStopsTheRun) {

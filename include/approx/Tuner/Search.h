@@ -93,7 +93,9 @@ struct TuneOptions {
 
 struct TuneResult {
   std::vector<Evaluation> evaluations; // [0] is the exact baseline
-  std::vector<size_t> frontier;        // indices, ascending time and QoS
+  /// Indices in ascending time: runFrontier of the evaluations (the
+  /// Pareto frontier, and in a dynamic run the static configurations' own).
+  std::vector<size_t> frontier;
   long best = -1;        // fastest evaluation with QoS >= qosMin, or -1
   size_t newEvaluations = 0; // evaluations made (not replayed from `prior`)
   size_t failed = 0;
@@ -130,6 +132,24 @@ void enumerateSpace(const Space &space, bool dynamic,
 /// (no other one is at least as fast and at least as accurate, and strictly
 /// better in one), in ascending time.
 std::vector<size_t> paretoFrontier(const std::vector<Evaluation> &evals);
+
+/// Whether `config` is a point of the static space: every decision tree
+/// decides alike (Space::toStatic).
+bool isStatic(const Space &space, const Config &config);
+
+/// A run's frontier (TuneResult::frontier), in ascending time: the Pareto
+/// frontier of the successful evaluations; in a dynamic run joined by the
+/// Pareto frontier of its static configurations (isStatic). A static
+/// configuration deploys without its trees' state: baked, a constant
+/// decision leaves the state computation dead, while the runtime-table
+/// build a search measures on still runs it. So a tree with mixed
+/// decisions that beats one on the tuning set may lose to it deployed
+/// (jpeg's DC-only coding: 5.5x on the table build, 10.4x baked), and the
+/// held-out re-measurement and certification, on the build as it deploys,
+/// judge both. Such a point can be dominated on the tuning set.
+std::vector<size_t> runFrontier(const Space &space,
+                                const std::vector<Evaluation> &evals,
+                                bool dynamic);
 
 /// One line of progress, the same in approx-tune and the Python API:
 /// "12/100 evaluations, best 1.85x (qos 0.9712), frontier 4, 0 failed,

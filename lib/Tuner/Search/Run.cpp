@@ -322,7 +322,9 @@ long Run::bestIndex() const {
 }
 
 TuneResult Run::finish() {
-  result.frontier = frontier;
+  // The search's own frontier (the techniques' and the bandit's) is the
+  // Pareto frontier; the result's also keeps a dynamic run's static points.
+  result.frontier = runFrontier(space, result.evaluations, options.dynamic);
   result.best = bestIndex();
   result.seconds = elapsed();
   return std::move(result);

@@ -41,7 +41,9 @@ for s in ("tuning", "evaluation"):
     check(values == sorted(values) and values[0] >= 1,
           f"{s} speedups grow with the allowed loss: {values}")
 
-# pareto.csv: header, one row per frontier point, ascending time and QoS.
+# pareto.csv: header, one row per frontier point, ascending time; QoS
+# ascends along the Pareto points, and a point under them is static (a
+# dynamic run keeps its static points' own frontier: summary.json says which).
 rows = list(csv.DictReader(open(f"{out}/pareto.csv")))
 header = open(f"{out}/pareto.csv").readline().strip().split(",")
 check(header[:6] == ["time_s", "qos", "speedup", "eval_time_s", "eval_qos",
@@ -50,7 +52,14 @@ check(set(header[6:]) == set(best_config), "pareto.csv has every parameter")
 check(len(rows) == len(summary["frontier"]) and rows, "pareto.csv rows")
 times = [float(r["time_s"]) for r in rows]
 qos = [float(r["qos"]) for r in rows]
-check(times == sorted(times) and qos == sorted(qos), "frontier is monotone")
+static = [p["static"] for p in summary["frontier"]]
+check(times == sorted(times), "frontier ascends in time")
+check(all(st or not any(t2 <= t and q2 >= q and (t2 < t or q2 > q)
+                        for t2, q2 in zip(times, qos))
+          for t, q, st in zip(times, qos, static)),
+      "a frontier point under the Pareto line is static")
+mixed = [q for q, st in zip(qos, static) if not st]
+check(mixed == sorted(mixed), "the frontier's dynamic points ascend in QoS")
 check(qos[-1] == 1.0, "the frontier ends at an exact point")
 best_row = {k: int(v) for k, v in rows[[abs(t - best["time_s"]) < 1e-12
                                         for t in times].index(True)].items()
