@@ -387,6 +387,17 @@ TEST(QosDetail, ADominatingConfigurationIsNamedInFull) {
 
 namespace {
 
+/// Per-input scores of 2,000 inputs: those whose fixed pseudo-random number
+/// is below `rate` answered wrongly (0), the others right (1).
+std::vector<InputScore> wrongShare(double rate) {
+  std::vector<InputScore> detail;
+  for (int i = 0; i < 2000; ++i) {
+    double u = std::fmod(double(i) * 0.6180339887, 1.0);
+    detail.push_back({"in" + std::to_string(i), u < rate ? 0.0 : 1.0});
+  }
+  return detail;
+}
+
 /// One static knob "f" over 0..7: decision d takes 1 / (1 + d) of the
 /// time and answers wrongly the inputs whose fixed pseudo-random number is
 /// below 0.004 d^2 (0, 0.4, 1.6, 3.6, 6.4, 10, 14.4, 19.6 %); exact answers
@@ -417,10 +428,7 @@ struct Graded {
       if (set == InputSet::Calibration) {
         std::lock_guard<std::mutex> lock(mutex);
         calibrated.push_back(d);
-        for (int i = 0; i < 2000; ++i) {
-          double u = std::fmod(double(i) * 0.6180339887, 1.0);
-          m.detail.push_back({"in" + std::to_string(i), u < rate ? 0.0 : 1.0});
-        }
+        m.detail = wrongShare(rate);
       }
       return m;
     };
@@ -580,10 +588,7 @@ struct StateCost {
     double rate = below * wrong[d0] + (1 - below) * wrong[d1];
     m.qos = 1 - rate;
     if (set != InputSet::Tuning)
-      for (int i = 0; i < 2000; ++i) {
-        double u = std::fmod(double(i) * 0.6180339887, 1.0);
-        m.detail.push_back({"in" + std::to_string(i), u < rate ? 0.0 : 1.0});
-      }
+      m.detail = wrongShare(rate);
     return m;
   }
 };
