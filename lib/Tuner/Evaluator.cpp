@@ -316,6 +316,27 @@ void trackGroup(pid_t pgid) {
   }
 }
 
+/// How long a stopped evaluation's process group has after SIGTERM to exit
+/// by itself before SIGKILL ends what is left of it: a command's own
+/// cleanup (an evaluation script's trap removing its temporary files, the
+/// way benchmarks/*/evaluate.sh do) runs on SIGTERM and never on SIGKILL.
+constexpr int kTermGraceMs = 2000, kTermPollMs = 20;
+
+/// Stops the timed-out evaluation `pid` (its group's leader): SIGTERM to
+/// the group, up to kTermGraceMs for the leader to exit, then SIGKILL to
+/// whatever is left of the group.
+void stopTimedOut(pid_t pid) {
+  kill(-pid, SIGTERM);
+  for (int waited = 0; waited < kTermGraceMs; waited += kTermPollMs) {
+    siginfo_t info{};
+    if (waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid)
+      break;
+    poll(nullptr, 0, kTermPollMs);
+  }
+  kill(-pid, SIGKILL);
+}
+
 void untrackGroup(pid_t pgid) {
   for (std::atomic<pid_t> &slot : liveGroups) {
     pid_t expected = pgid;
@@ -424,7 +445,7 @@ RunOutput runCommand(const std::string &command,
                       .count();
       if (left <= 0) {
         result.timedOut = true;
-        kill(-pid, SIGKILL);
+        stopTimedOut(pid);
         break;
       }
       waitMs = int(std::min<long long>(left, kExitCheckMs));
@@ -492,6 +513,22 @@ std::string lastLine(const std::string &text) {
 
 void killRunningEvaluations() {
   stopping.store(true);
+  // SIGTERM first, so that the commands clean up after themselves; the
+  // groups still there after kTermGraceMs (or whose leader is not reaped,
+  // its thread being the one in this handler) are killed. kill, poll and
+  // atomics are async-signal-safe.
+  for (std::atomic<pid_t> &slot : liveGroups)
+    if (pid_t pgid = slot.load())
+      kill(-pgid, SIGTERM);
+  for (int waited = 0; waited < kTermGraceMs; waited += kTermPollMs) {
+    bool left = false;
+    for (std::atomic<pid_t> &slot : liveGroups)
+      if (pid_t pgid = slot.load(); pgid && kill(-pgid, 0) == 0)
+        left = true;
+    if (!left)
+      break;
+    poll(nullptr, 0, kTermPollMs);
+  }
   for (std::atomic<pid_t> &slot : liveGroups)
     if (pid_t pgid = slot.load())
       kill(-pgid, SIGKILL);

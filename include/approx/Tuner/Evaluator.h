@@ -146,9 +146,11 @@ EvaluateFn calibratedCommandEvaluator(
     CommandOptions options, double explicitTimeout,
     std::function<EvaluateFn(const CommandOptions &)> make);
 
-/// Kills the process group of every command evaluation still running
-/// (each runs in its own group, so a terminal's Ctrl-C does not reach it)
-/// and keeps the killed ones from returning a measurement. Async-signal-
+/// Stops the process group of every command evaluation still running
+/// (each runs in its own group, so a terminal's Ctrl-C does not reach it):
+/// SIGTERM, so that a command's own cleanup runs (a script's trap removing
+/// its temporary files), then SIGKILL for what is left after two seconds;
+/// and keeps the stopped ones from returning a measurement. Async-signal-
 /// safe: tools call it from their interrupt handler (before exiting) so that
 /// no evaluation outlives them and none is recorded as a crash.
 void killRunningEvaluations();
