@@ -12,10 +12,9 @@
 # certify any approximation, at least 45 are needed even at 9 %, and the
 # demo says so) baked into deployment builds and measured uncached on 12
 # evaluation questions against the exact build. Progress is shown
-# throughout; 6.4 minutes with warm caches (2026-11-29), and
-# about 15 on a fresh Debian 12 machine with 2 cores, setup included (an
-# estimate from the parts: the fresh-root run of 2026-11-24 took 13.5 with
-# the small models). At this size one question weighs 17 %: the numbers
+# throughout; 6.4 minutes with warm caches (2026-11-29), and 14.1 on a
+# fresh Debian 12 root with 2 cores, setup included (scripts/fresh-root.sh
+# demo, 2026-11-29). At this size one question weighs 17 %: the numbers
 # illustrate, benchmarks/results/compound/summary.md measures. Results go to
 # build/demo-results (benchmarks/compound/compound.py --help for the full
 # runs).
