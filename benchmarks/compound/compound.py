@@ -263,8 +263,7 @@ class System:
         key = hashlib.sha256()
         for f in [self.exe("exact"), self.timing or os.path.join(
                 self.args.data, f"{self.spec.questions}-evaluation.tsv")]:
-            with open(f, "rb") as data:
-                key.update(hashlib.sha256(data.read()).digest())
+            key.update(bytes.fromhex(corpus.sha256(f)))
         for name in qa_models.models(self.args.qa_models):
             key.update(f"{name} {os.path.getsize(os.path.join(self.args.models, name))}\n"
                        .encode())
