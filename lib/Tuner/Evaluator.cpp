@@ -322,18 +322,23 @@ void trackGroup(pid_t pgid) {
 /// way benchmarks/*/evaluate.sh do) runs on SIGTERM and never on SIGKILL.
 constexpr int kTermGraceMs = 2000, kTermPollMs = 20;
 
+/// Waits until `gone()` or kTermGraceMs have passed, polling every
+/// kTermPollMs (no allocation, poll only: usable in a signal handler).
+template <typename Gone> void termGrace(Gone gone) {
+  for (int waited = 0; waited < kTermGraceMs && !gone(); waited += kTermPollMs)
+    poll(nullptr, 0, kTermPollMs);
+}
+
 /// Stops the timed-out evaluation `pid` (its group's leader): SIGTERM to
-/// the group, up to kTermGraceMs for the leader to exit, then SIGKILL to
-/// whatever is left of the group.
+/// the group, the grace for the leader to exit, then SIGKILL to whatever is
+/// left of the group.
 void stopTimedOut(pid_t pid) {
   kill(-pid, SIGTERM);
-  for (int waited = 0; waited < kTermGraceMs; waited += kTermPollMs) {
+  termGrace([pid] {
     siginfo_t info{};
-    if (waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pid)
-      break;
-    poll(nullptr, 0, kTermPollMs);
-  }
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid;
+  });
   kill(-pid, SIGKILL);
 }
 
@@ -520,15 +525,12 @@ void killRunningEvaluations() {
   for (std::atomic<pid_t> &slot : liveGroups)
     if (pid_t pgid = slot.load())
       kill(-pgid, SIGTERM);
-  for (int waited = 0; waited < kTermGraceMs; waited += kTermPollMs) {
-    bool left = false;
+  termGrace([] {
     for (std::atomic<pid_t> &slot : liveGroups)
       if (pid_t pgid = slot.load(); pgid && kill(-pgid, 0) == 0)
-        left = true;
-    if (!left)
-      break;
-    poll(nullptr, 0, kTermPollMs);
-  }
+        return false;
+    return true;
+  });
   for (std::atomic<pid_t> &slot : liveGroups)
     if (pid_t pgid = slot.load())
       kill(-pgid, SIGKILL);

@@ -53,10 +53,7 @@ std::vector<size_t> runFrontier(const Space &space,
   for (size_t i : search::frontierOf(evals, std::move(statics)))
     if (std::find(front.begin(), front.end(), i) == front.end())
       front.push_back(i);
-  std::stable_sort(front.begin(), front.end(), [&](size_t a, size_t b) {
-    const Measurement &x = evals[a].result, &y = evals[b].result;
-    return x.time != y.time ? x.time < y.time : x.qos > y.qos;
-  });
+  search::sortFrontierOrder(evals, front);
   return front;
 }
 

@@ -16,6 +16,14 @@ std::string key(const Config &c) {
   return k;
 }
 
+void sortFrontierOrder(const std::vector<Evaluation> &evals,
+                       std::vector<size_t> &indices) {
+  std::stable_sort(indices.begin(), indices.end(), [&](size_t a, size_t b) {
+    const Measurement &x = evals[a].result, &y = evals[b].result;
+    return x.time != y.time ? x.time < y.time : x.qos > y.qos;
+  });
+}
+
 /// The frontier among `candidates` (indices into `evals`, ascending).
 std::vector<size_t> frontierOf(const std::vector<Evaluation> &evals,
                                       std::vector<size_t> candidates) {
@@ -23,10 +31,7 @@ std::vector<size_t> frontierOf(const std::vector<Evaluation> &evals,
   for (size_t i : candidates)
     if (evals[i].result.ok())
       ok.push_back(i);
-  std::stable_sort(ok.begin(), ok.end(), [&](size_t a, size_t b) {
-    const Measurement &x = evals[a].result, &y = evals[b].result;
-    return x.time != y.time ? x.time < y.time : x.qos > y.qos;
-  });
+  sortFrontierOrder(evals, ok);
   std::vector<size_t> front;
   double bestQos = -1;
   for (size_t i : ok)

@@ -34,6 +34,11 @@ namespace approx::tune::search {
 /// A configuration's text ("name=value;" in name order).
 std::string key(const Config &c);
 
+/// Sorts `indices` (into `evals`) in a frontier's order: ascending time,
+/// the more accurate of equal times first (stable).
+void sortFrontierOrder(const std::vector<Evaluation> &evals,
+                       std::vector<size_t> &indices);
+
 /// The frontier among `candidates` (indices into `evals`, ascending).
 std::vector<size_t> frontierOf(const std::vector<Evaluation> &evals,
                                std::vector<size_t> candidates);
