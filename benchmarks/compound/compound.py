@@ -24,7 +24,7 @@ dynamic/ with best_config.json, pareto.csv, plot.svg, speedup.txt).
 Systems: rag_bm25 (LLM + RAG with bm25 retrieval), rag_kb (LLM + RAG with
 dense retrieval: the passages embedded once per corpus by embed_corpus.py
 with all-MiniLM-L6-v2, cached in the corpus folder) and llm_tools (LLM +
-tools: triage, kernels, summary, QA).
+tools: triage, kernels, QA; a summary step is a knob).
 
 usage: compound.py [SYSTEM ...] [--questions N] [--passages N] [--time-budget S]
                    [--max-evals N] [--seed S] [--validation-factor F | --validation N]

@@ -7,8 +7,11 @@
  *   2. the tool runs on the data the question names (the kernels' seeded
  *      inputs: "kmeans dataset 7" is instance 7 of the kmeans input at small
  *      size; retrieval embeds the question and finds its passages);
- *   3. summary: an LLM condenses the tool's output into one sentence;
- *   4. QA: an LLM answers from the summary.
+ *   3. QA: an LLM answers from the tool's output (the facts); a summary
+ *      step before it (an LLM condenses the output into one sentence) is a
+ *      knob, off in the exact system: with the instruct models it bought no
+ *      accuracy and cost half the time (docs/compound.md, "LLM + tools").
+ * The exact system is triage and QA by the most accurate model.
  * A tool that fails (no data of that number) or an unknown tool name is not
  * an error: the question is answered without a tool's facts, and the trace
  * says why.
@@ -35,9 +38,11 @@
  *                     exact one first), or no LLM: a semantic router (the
  *                     nearest triage example by embedding);
  *  - passage_words:   retrieval output: 60 words per passage (exact), 40, 25;
- *  - summarize:       summary model, or no summary (the tool's output is the
- *                     QA step's facts); state: the triage confidence;
- *  - summary_tokens:  maximum summary tokens: 40 (exact), 28, 20;
+ *  - summarize:       no summary (exact: the tool's output is the QA step's
+ *                     facts), or a summary by one of the QA models (the
+ *                     exact one first); state: the triage confidence;
+ *  - summary_tokens:  maximum summary tokens (where a summary is made): 40,
+ *                     28, 20;
  *  - answer:          QA model; state: the triage confidence. */
 #include "../common/rag.h"
 #include "../common/kb_retrieval.h"
@@ -364,11 +369,26 @@ static const char SUMMARY_PROMPT[] =
     "Summary: The Eiffel Tower was completed in 1889.\n\n"
     "Question: %s\nTool output: %s\nSummary:";
 
+/* A summary of `output` by QA model `m`. Returns m. */
 static int summarize_with(int m, const char *question, const char *output, char *out, int cap) {
   static char prompt[TEXT_MAX + 4096];
   snprintf(prompt, sizeof prompt, SUMMARY_PROMPT, question, output);
   rag_generate(m, prompt, rag_fixed_part(SUMMARY_PROMPT), summary_tokens(), 0, out, cap);
   return m;
+}
+
+/* No summary: the tool's output itself, cut at a word boundary to fit, is the
+ * QA step's facts. Returns -1 (no model). */
+static int output_as_facts(const char *output, char *out, int cap) {
+  int n = (int)strlen(output);
+  if (n >= cap) {
+    n = cap - 1;
+    while (n > 0 && output[n] != ' ')
+      n--;
+  }
+  memcpy(out, output, n);
+  out[n] = 0;
+  return -1;
 }
 
 // @approx:decision_tree {
@@ -381,37 +401,27 @@ static int summarize_with(int m, const char *question, const char *output, char 
 //   decision_values: [0, 1, 2, 3, 4, 5]
 // }
 int summarize(const char *question, const char *output, char *out, int cap, int confidence) {
-  return summarize_with(0, question, output, out, cap);
+  return output_as_facts(output, out, cap);
 }
 int approx_summarize_1(const char *question, const char *output, char *out, int cap,
                        int confidence) {
-  return summarize_with(1, question, output, out, cap);
+  return summarize_with(0, question, output, out, cap);
 }
 int approx_summarize_2(const char *question, const char *output, char *out, int cap,
                        int confidence) {
-  return summarize_with(2, question, output, out, cap);
+  return summarize_with(1, question, output, out, cap);
 }
 int approx_summarize_3(const char *question, const char *output, char *out, int cap,
                        int confidence) {
-  return summarize_with(3, question, output, out, cap);
+  return summarize_with(2, question, output, out, cap);
 }
 int approx_summarize_4(const char *question, const char *output, char *out, int cap,
                        int confidence) {
-  return summarize_with(4, question, output, out, cap);
+  return summarize_with(3, question, output, out, cap);
 }
-/* No summary (the LLM step skipped): the tool's output itself, cut at a word
- * boundary to fit, is the QA step's facts. */
 int approx_summarize_5(const char *question, const char *output, char *out, int cap,
                        int confidence) {
-  int n = (int)strlen(output);
-  if (n >= cap) {
-    n = cap - 1;
-    while (n > 0 && output[n] != ' ')
-      n--;
-  }
-  memcpy(out, output, n);
-  out[n] = 0;
-  return 5;
+  return summarize_with(4, question, output, out, cap);
 }
 
 int answer_tokens(void) { return 16; }
@@ -509,7 +519,7 @@ int main(int argc, char **argv) {
   rag_open_outputs(&args, &out, &trace);
 
   tool_output *o = malloc(sizeof *o);
-  char choice[64], summary[RAG_ANSWER_MAX], answer_text[RAG_ANSWER_MAX];
+  char choice[64], facts_text[RAG_ANSWER_MAX], answer_text[RAG_ANSWER_MAX];
   int uses[NTOOLS] = {0}, failed = 0;
   double t0 = bench_now();
   kb_index index = kb_build(args.embeddings, ndocs);
@@ -545,15 +555,15 @@ int main(int argc, char **argv) {
     uses[t]++;
     failed += !o->ok && t != TOOL_NONE;
     if (o->ok)
-      summarize(question, o->text, summary, sizeof summary, confidence);
+      summarize(question, o->text, facts_text, sizeof facts_text, confidence);
     else
-      snprintf(summary, sizeof summary, "(none)");
-    const char *facts = summary + strspn(summary, " ");
+      snprintf(facts_text, sizeof facts_text, "(none)");
+    const char *facts = facts_text + strspn(facts_text, " ");
     int m = answer(question, facts, answer_text, RAG_ANSWER_MAX, confidence);
     t_llm += (tb - ta) + (bench_now() - tc);
     t_tools += tc - tb;
     char extra[256];
-    snprintf(extra, sizeof extra, "tool=%s\tok=%d\tsummary=%.150s", TOOL_NAMES[t], o->ok, facts);
+    snprintf(extra, sizeof extra, "tool=%s\tok=%d\tfacts=%.150s", TOOL_NAMES[t], o->ok, facts);
     for (char *c = extra; *c; c++)
       if (*c == '\n')
         *c = ' ';
