@@ -122,8 +122,12 @@ class Kernel:
 
     def references(self):
         size = self.args.size
-        for i in [0] + EVAL_INSTANCES + self.calibration:
+        instances = [0] + EVAL_INSTANCES + self.calibration
+        log(f"{self.name}: reference outputs of {len(instances)} inputs (the clang -O3 build)")
+        for n, i in enumerate(instances, 1):
             self.kernel_time(self.exe("native"), i, os.path.join(self.refdir, f"{size}-{i}.out"))
+            if n % 25 == 0 and n < len(instances):
+                log(f"{self.name}: {n}/{len(instances)} reference outputs")
         out = os.path.join(self.work, "exact.out")
         self.kernel_time(self.exe("exact"), 0, out)
         with open(out) as a, open(os.path.join(self.refdir, f"{size}-0.out")) as b:
