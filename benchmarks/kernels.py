@@ -160,7 +160,7 @@ class Kernel:
                "--seed", str(self.args.seed), "--repetitions", str(self.args.repetitions),
                "--holdout-eval", baked, f"--certify={self.args.delta}",
                "--calibration-eval", baked, "--out", out,
-               "--db", os.path.join(self.work, f"{mode}.db"), "--quiet"]
+               "--db", os.path.join(self.work, f"{mode}.db")]
         if self.args.certify_candidates:
             cmd += ["--certify-candidates", str(self.args.certify_candidates)]
         if budget:
@@ -168,8 +168,12 @@ class Kernel:
         if start:
             cmd += ["--start-from", start]
         log(f"{self.name}: tuning the {mode} space")
-        run(cmd, env=dict(os.environ, APPROX_EVAL_INSTANCES=" ".join(map(str, EVAL_INSTANCES)),
-                          APPROX_CALIBRATION_INSTANCES=" ".join(map(str, self.calibration))))
+        # approx-tune's progress (the search's, then each re-measurement on the
+        # evaluation and calibration sets: many minutes at paper size) and its
+        # errors go to our stderr; its report goes to the files under --out.
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                       env=dict(os.environ, APPROX_EVAL_INSTANCES=" ".join(map(str, EVAL_INSTANCES)),
+                                APPROX_CALIBRATION_INSTANCES=" ".join(map(str, self.calibration))))
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
