@@ -221,7 +221,8 @@ def scores(trace, exact_time, budget):
 def tune_kernel(name, args, budgets, tools, work):
     """Every seed's four runs on kernel `name`: its part of the results."""
     started = time.time()
-    kargs = SimpleNamespace(size=args.size, calibration=0, repetitions=args.repetitions,
+    kargs = SimpleNamespace(size=args.size, calibration=0, calibration_jobs=1,
+                            repetitions=args.repetitions,
                             results=os.path.join(work, "unused"))
     kernel = kernels.Kernel(name, kargs, tools, work)
     log(f"{name}: building")
