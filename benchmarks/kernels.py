@@ -453,7 +453,7 @@ def main():
     p.add_argument("--calibration-jobs", type=int, default=1, metavar="J",
                    help="calibration inputs (and reference outputs) run at once: certification "
                         "reads only their scores, so J = the number of cores cuts the longest "
-                        "part of a paper-size run by that factor; the calibration times, which "
+                        "part of a paper-size run by up to that factor; the calibration times, which "
                         "choose among certified points, then share the machine (default 1)")
     p.add_argument("--delta", type=float, default=0.05,
                    help="certification's error level (default 0.05)")
