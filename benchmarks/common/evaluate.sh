@@ -29,7 +29,6 @@ calibration)
 *) instances="0" ;;
 esac
 dir=$(mktemp -d) || exit 1
-pids=""
 trap 'rm -rf "$dir"' EXIT
 # A run stopped by a signal stops its inputs and removes the folder too (sh
 # runs EXIT traps on exit only).
@@ -54,36 +53,24 @@ measure() {
   fi
   rm -f "$dir/$i.out"
 }
-# The first failing input of a batch (in input order) fails the run.
-check() {
-  for c in $1; do
+# Waits for the batch; its first failing input (in input order) fails the
+# run with its status.
+finish() {
+  wait
+  for c in $batch; do
     if [ -r "$dir/$c.rc" ]; then
       exit "$(cat "$dir/$c.rc")"
     fi
   done
+  pids="" batch="" n=0
 }
-batch=""
-n=0
+pids="" batch="" n=0
 for i in $instances; do
-  if [ "$jobs" -eq 1 ]; then
-    measure "$i" "$@"
-    check "$i"
-    continue
-  fi
   measure "$i" "$@" &
-  pids="$pids $!"
-  batch="$batch $i"
-  n=$((n + 1))
-  if [ "$n" -ge "$jobs" ]; then
-    wait
-    pids="" n=0
-    check "$batch"
-    batch=""
-  fi
+  pids="$pids $!" batch="$batch $i" n=$((n + 1))
+  [ "$n" -lt "$jobs" ] || finish
 done
-wait
-pids=""
-check "$batch"
+finish
 for i in $instances; do
   cat "$dir/$i.res" >> "$dir/results" || exit 1
   if [ -n "${APPROX_QOS_DETAIL:-}" ]; then
