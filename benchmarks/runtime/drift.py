@@ -40,7 +40,21 @@ Writes drift.json and the `drift` entry of summary.json in --out. With
 calls already made replay, so a rerun costs minutes, not hours. With
 --reuse, the per-question losses a previous run stored in its drift.json
 (for the same pick, QA models and set sizes) are taken instead of answering
-those sets again."""
+those sets again.
+
+With --screen, the monitor also runs with screening (approx_controller.h,
+goal.screen): the pick's only approximation is its answer cap, so an answer
+that ended before the cap (greedy decoding stopped at a newline or an end
+token) is the exact configuration's, a free and sound check. The pick
+answers the sets again with --trace, whose `capped` field says which
+answers reached the cap; a unit whose answer did not is cleared (loss 0, no
+shadow run), and --screen's fractions of the others are shadowed. Every
+unit is then an observation of the test. --screen-sets limits the second
+run to some sets; the units of the others are all taken as uncleared (the
+detection is the same, as a cleared unit and a shadowed one both observe
+a loss of 0: only the shadow runs' cost is overstated). The run checks the premise on the
+measured losses (an answer that differs from the exact one must be capped)
+and reports the shadow runs' cost as before."""
 import argparse
 import atexit
 import json
@@ -136,10 +150,18 @@ def main():
                     help="a shadowed unit's loss: differ (0/1, default) or f1 (1 - token F1)")
     ap.add_argument("--max-loss", type=float,
                     help="the monitor's level (default: the validation split's bound)")
+    ap.add_argument("--screen", type=float, nargs="*", metavar="FRACTION",
+                    help="also replay with screening, shadowing these fractions of the "
+                    "uncleared units (no fractions: 1 0.5 0.25)")
+    ap.add_argument("--screen-sets", nargs="+", choices=["evaluation", *SHIFTS],
+                    default=["evaluation", *SHIFTS],
+                    help="the sets the pick answers again for screening (default: all four)")
     ap.add_argument("--memo", help="LLM memoisation directory (APPROX_LLM_CACHE)")
     ap.add_argument("--out", default=RESULTS)
     a = ap.parse_args()
-    if a.units < 2 or a.streams < 1 or not all(0 < f <= 1 for f in a.shadow):
+    if a.screen == []:
+        a.screen = [1.0, 0.5, 0.25]
+    if a.units < 2 or a.streams < 1 or not all(0 < f <= 1 for f in a.shadow + (a.screen or [])):
         sys.exit("error: --units >= 2, --streams >= 1, shadow fractions in (0, 1]")
     from approx_runtime import Controller, loss_upper_bound
 
@@ -182,9 +204,10 @@ def main():
         earlier = {name: dict(old["sets"][name], losses=old["losses"][name])
                    for name in old.get("losses", {}) if name in old.get("sets", {})}
 
-    def answer(name, config):
+    def answer(name, config, trace=None):
         """The system's answers to set `name` at `config` and their
-        accuracy against the gold answers."""
+        accuracy against the gold answers (with `trace`, the run's --trace
+        file there)."""
         cfg = os.path.join(tmp, "config.json")
         with open(cfg, "w") as f:
             json.dump(config, f)
@@ -194,7 +217,8 @@ def main():
         if a.memo:
             env["APPROX_LLM_CACHE"] = a.memo
         cmd = [exe, "--passages", os.path.join(data, "passages.tsv"), "--questions",
-               sets[name], "--models", models, *qa_models.qa_arg(qa), "--output", out]
+               sets[name], "--models", models, *qa_models.qa_arg(qa), "--output", out,
+               *(["--trace", trace] if trace else [])]
         print(f"drift: {name} questions at the {'exact' if config is exact else 'pick'} "
               "configuration", file=sys.stderr, flush=True)
         subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
@@ -219,6 +243,29 @@ def main():
                           "disagree": sum(1 for x in losses if x > 0) / len(losses),
                           "pick_accuracy": pacc, "exact_accuracy": eacc,
                           "relative_accuracy": pacc / eacc if eacc else None}
+    # Screening: which of the pick's answers reached its cap (the trace of
+    # a second run of the pick), and the premise checked on the losses.
+    capped, screening = {}, {}
+    for name in (a.screen_sets if a.screen else []):
+        trace = os.path.join(tmp, f"{name}.trace")
+        _, accuracy = answer(name, pick, trace)
+        with open(trace, encoding="utf-8") as f:
+            capped[name] = [dict(x.split("=", 1) for x in line.rstrip("\n").split("\t")[1:-1]
+                                 if "=" in x)["capped"] == "1" for line in f]
+        losses = measured[name]["losses"]
+        if len(capped[name]) != len(losses):
+            sys.exit(f"error: the trace of the {name} questions has {len(capped[name])} lines "
+                     f"for {len(losses)} questions")
+        screening[name] = {
+            "capped": sum(capped[name]) / len(losses),
+            "unsound": sum(1 for x, c in zip(losses, capped[name]) if x > 0 and not c),
+            "pick_accuracy_rerun": accuracy,
+            "same_accuracy": abs(accuracy - measured[name]["pick_accuracy"]) < 1e-9}
+        if screening[name]["unsound"] or not screening[name]["same_accuracy"]:
+            print(f"drift: warning: {name}: {screening[name]['unsound']} answers that differ "
+                  f"from the exact ones ended before the cap; the rerun's accuracy "
+                  f"{accuracy:.4f} against {measured[name]['pick_accuracy']:.4f}",
+                  file=sys.stderr)
     said, described, unit_loss = UNIT_LOSSES[a.loss]
     unit = {name: [unit_loss(x) for x in m["losses"]] for name, m in measured.items()}
     val = unit["validation"]
@@ -239,21 +286,25 @@ def main():
     target = goal_seconds([{"relative_time": seconds[0] / seconds[1]}, {"relative_time": 1}], 0,
                           seconds[1])
 
-    def replay(fraction, seed, shifted, shift):
-        """One stream, shifted to the losses `shifted` at unit `shift`: (the
+    def replay(fraction, seed, shifted, shift, screen):
+        """One stream, shifted to the set `shifted` at unit `shift`: (the
         unit of its first alarm or None, shadow seconds, stream seconds
-        before the first alarm)."""
+        before the first alarm). With `screen`, the units whose answer
+        ended before the cap are cleared."""
         ctl = Controller(frontier, target, max_loss=level, shadow_fraction=fraction,
-                         drift_delta=a.delta, shadow_seed=seed)
+                         drift_delta=a.delta, shadow_seed=seed, screen=screen)
         rng = random.Random(seed)
         shadow = total = 0.0
         for u in range(a.units):
-            losses = unit["evaluation"] if u < shift else shifted
-            loss = losses[rng.randrange(len(losses))]
+            name = "evaluation" if u < shift else shifted
+            i = rng.randrange(len(unit[name]))
+            loss = unit[name][i]
             p = ctl.point
             with ctl.unit(seconds=seconds[p]):
                 pass
             total += seconds[p]
+            if screen and name in capped and not capped[name][i]:
+                ctl.clear()
             if ctl.shadow_due():
                 shadow += seconds[1]
                 with ctl.shadow() as s:
@@ -263,18 +314,21 @@ def main():
         return None, shadow, total
 
     half = a.units // 2
-    rows = []
-    for fraction in a.shadow:
-        print(f"drift: {a.streams} streams at shadow fraction {fraction}", file=sys.stderr,
+
+    def row(fraction, screen):
+        """The streams at one shadow fraction: false alarms, overhead and
+        detection per shift."""
+        print(f"drift: {a.streams} streams at shadow fraction {fraction}"
+              + (" of the uncleared units (screening)" if screen else ""), file=sys.stderr,
               flush=True)
         seeds = range(1, a.streams + 1)
-        unshifted = [replay(fraction, s, None, a.units) for s in seeds]
+        unshifted = [replay(fraction, s, None, a.units, screen) for s in seeds]
         row = {"shadow_fraction": fraction,
                "false_alarm_rate": sum(1 for alarm, _, _ in unshifted
                                        if alarm is not None) / a.streams,
                "overhead": statistics.fmean(sh / t for _, sh, t in unshifted)}
         for name in SHIFTS:
-            runs = [replay(fraction, s, unit[name], half) for s in seeds]
+            runs = [replay(fraction, s, name, half, screen) for s in seeds]
             early = sum(1 for alarm, _, _ in runs if alarm is not None and alarm < half)
             delays = sorted(alarm - half for alarm, _, _ in runs
                             if alarm is not None and alarm >= half)
@@ -283,7 +337,10 @@ def main():
                 "detected": len(delays), "undetected": a.streams - early - len(delays),
                 "detection_units": statistics.median(delays) if delays else None,
                 "detection_units_p90": delays[int(0.9 * (len(delays) - 1))] if delays else None}
-        rows.append(row)
+        return row
+
+    rows = [row(fraction, False) for fraction in a.shadow]
+    screened = [row(fraction, True) for fraction in a.screen or []]
     headline = next((r for r in rows if r["shadow_fraction"] >= 0.05), rows[-1])
     drift = {
         "system": "rag_bm25", "qa_models": qa, "deployed": deployment,
@@ -303,6 +360,18 @@ def main():
         "rows": rows,
         "sets": {name: {k: v for k, v in m.items() if k != "losses"}
                  for name, m in measured.items()}}
+    if screened:
+        best = min(screened, key=lambda r: r["shadow_fraction"])
+        drift["screening"] = {
+            "check": "an answer that ended before the pick's cap of tokens is the exact "
+            "configuration's (greedy decoding): such units are cleared, the others shadowed at "
+            "the row's fraction, every unit observed",
+            "sets": screening, "untraced": [n for n in ["evaluation", *SHIFTS] if n not in capped],
+            "rows": screened,
+            "shadow_fraction": best["shadow_fraction"],
+            "detection_units": best["explanatory"]["detection_units"],
+            "detection_units_by_shift": {name: best[name]["detection_units"] for name in SHIFTS},
+            "false_alarm_rate": best["false_alarm_rate"], "overhead": best["overhead"]}
     source = "given" if a.max_loss else f"bound on the validation split, {len(val)} questions"
     write_json(os.path.join(a.out, "drift.json"),
                dict(drift, losses={name: m["losses"] for name, m in measured.items()}))
@@ -317,11 +386,18 @@ def main():
           "from the shift to the first alarm, median (90th percentile), undetected streams")
     print(f"{'shadow':>8}{'overhead':>10}{'false alarms':>14}  "
           + "".join(f"{'-> ' + label:<28}" for label in SHIFTS.values()))
-    for r in rows:
+    for r in rows + [dict(r, screened=True) for r in screened]:
         cells = [f"{r[n]['detection_units']} ({r[n]['detection_units_p90']}), "
                  f"{r[n]['undetected']} undet." for n in SHIFTS]
-        print(f"{r['shadow_fraction']:>8}{r['overhead']:>10.3f}{r['false_alarm_rate']:>14.3f}  "
+        label = f"{r['shadow_fraction']}{'s' if r.get('screened') else ''}"
+        print(f"{label:>8}{r['overhead']:>10.3f}{r['false_alarm_rate']:>14.3f}  "
               + "".join(f"{c:<28}" for c in cells))
+    if screened:
+        print("  s: screening (the fraction of the uncleared units shadowed); answers at the cap: "
+              + ", ".join(f"{n} {s['capped']:.3f} ({s['unsound']} differing below it)"
+                          for n, s in screening.items())
+              + "".join(f"; {n} not traced (every unit uncleared)"
+                        for n in drift["screening"]["untraced"]))
 
 
 if __name__ == "__main__":

@@ -70,8 +70,10 @@ class Controller:
     their defaults are the C API's: `margin`, `hold_units`, `smoothing`,
     `percentile` (the fraction of units to meet the target; 0: the typical
     unit); the drift monitor is on when `max_loss` > 0 (`shadow_fraction`,
-    `drift_delta`, `shadow_seed`). Bad frontiers and goals raise
-    ValueError with the file and line."""
+    `drift_delta`, `shadow_seed`, `screen`: every unit observed, with the
+    ones `clear()` vouches for free and a `shadow_fraction` of the others
+    shadowed). Bad frontiers and goals raise ValueError with the file and
+    line."""
 
     def __init__(self, frontier, target_seconds: float, *, library=None,
                  set_param: Optional[Callable[[str, int], None]] = None,
@@ -115,6 +117,12 @@ class Controller:
         yield unit
         unit.missed = (self._ctl.end() if seconds is None
                        else self._ctl.end_with(seconds))
+
+    def clear(self) -> None:
+        """Screening: the unit just ended is known to have the exact
+        configuration's output (a free, sound check), so it is not
+        shadowed and the drift test observes its loss, 0."""
+        self._ctl.clear()
 
     def shadow_due(self) -> bool:
         """Whether the unit just ended is to be run again exactly."""

@@ -28,7 +28,7 @@ class Controller {
 public:
   Controller(const std::string &frontier, double targetSeconds, double margin, int holdUnits,
              double smoothing, double maxLoss, double shadowFraction, double driftDelta,
-             unsigned shadowSeed, double percentile) {
+             unsigned shadowSeed, double percentile, bool screen) {
     approx_ctl_goal goal = approx_ctl_defaults();
     goal.target_seconds = targetSeconds;
     goal.margin = margin;
@@ -40,6 +40,7 @@ public:
     goal.drift_delta = driftDelta;
     goal.shadow_seed = shadowSeed;
     goal.percentile = percentile;
+    goal.screen = screen;
     ctl = approx_ctl_open(frontier.c_str(), &goal);
     if (!ctl)
       throw nb::value_error(approx_rt_last_error());
@@ -81,6 +82,10 @@ public:
       throw nb::value_error(approx_rt_last_error());
     return rc == 1;
   }
+  void clear() {
+    if (approx_ctl_clear(ctl) < 0)
+      throw nb::value_error(approx_rt_last_error());
+  }
 
 private:
   approx_ctl *ctl = nullptr;
@@ -94,12 +99,12 @@ void bindController(nb::module_ &m) {
                          "The runtime controller of approx_controller.h (use "
                          "approx_runtime.Controller)")
       .def(nb::init<const std::string &, double, double, int, double, double, double, double,
-                    unsigned, double>(),
+                    unsigned, double, bool>(),
            nb::arg("frontier"), nb::arg("target_seconds"), nb::arg("margin") = d.margin,
            nb::arg("hold_units") = d.hold_units, nb::arg("smoothing") = d.smoothing,
            nb::arg("max_loss") = d.max_loss, nb::arg("shadow_fraction") = d.shadow_fraction,
            nb::arg("drift_delta") = d.drift_delta, nb::arg("shadow_seed") = d.shadow_seed,
-           nb::arg("percentile") = d.percentile)
+           nb::arg("percentile") = d.percentile, nb::arg("screen") = d.screen != 0)
       .def("begin", [](Controller &c) { return approx_ctl_begin(c.get()); })
       .def("end", [](Controller &c) { return approx_ctl_end(c.get()) == 1; })
       .def("end_with",
@@ -108,6 +113,7 @@ void bindController(nb::module_ &m) {
       .def("shadow_due", [](const Controller &c) { return approx_ctl_shadow_due(c.get()) == 1; })
       .def("begin_exact", [](Controller &c) { approx_ctl_begin_exact(c.get()); })
       .def("end_exact", &Controller::endExact, nb::arg("loss"))
+      .def("clear", &Controller::clear)
       .def("params", &Controller::params)
       .def("values", &Controller::values, nb::arg("point"))
       .def("exact_values", &Controller::exactValues)

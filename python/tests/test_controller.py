@@ -129,6 +129,42 @@ def test_drift_monitor_moves_to_more_accurate_points(frontier):
     assert ctl.shadow_units == len(shadowed) > 0 and 2 not in shadowed
 
 
+def test_screening_shadows_only_uncleared_units(frontier):
+    # The same shift with a sound free check: a unit whose loss is 0 is
+    # cleared 90 % of the time and never shadowed; every uncleared unit is
+    # (screen=True, shadow_fraction=1), and every unit counts in the test.
+    def run(screen):
+        rng = random.Random(7)
+        ctl = Controller(frontier, 0.012, max_loss=0.05, shadow_fraction=1 if screen else 0.2,
+                         screen=screen)
+        first, uncleared = None, 0
+        for u in range(600):
+            with ctl.unit(seconds=0.040 * ctl.relative_time(ctl.point)) as unit:
+                pass
+            loss = 1.0 if rng.random() < (0.02 if u < 200 else 0.5) else 0.0
+            if screen and unit.point < 2:
+                if loss == 0 and rng.random() < 0.9:
+                    ctl.clear()
+                    assert not ctl.shadow_due()
+                else:
+                    uncleared += 1
+                    assert ctl.shadow_due()
+            if ctl.shadow_due():
+                with ctl.shadow() as shadow:
+                    shadow.loss = loss
+                if shadow.alarm and first is None:
+                    first = u
+        return first, ctl, uncleared
+    first, ctl, uncleared = run(True)
+    assert first is not None and first >= 200 and ctl.floor >= 1, first
+    assert ctl.shadow_units == uncleared
+    unscreened, _, _ = run(False)
+    assert unscreened is not None and first < unscreened, (first, unscreened)
+    with pytest.raises(ValueError, match="no unit has just ended"):
+        ctl._ctl.begin()
+        ctl.clear()
+
+
 def test_errors(frontier, tmp_path, library):
     with pytest.raises(ValueError, match="target_seconds = 0"):
         Controller(frontier, 0)

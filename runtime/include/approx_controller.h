@@ -70,6 +70,19 @@
  * learns from the approximate run only, and the shadow runs' total is
  * reported as the monitor's overhead.
  *
+ * Screening. A program often knows for free that a unit's output is the
+ * exact configuration's: the knob's state kept it exact, an answer ended
+ * before the token cap that was its only approximation. It says so with
+ * approx_ctl_clear() after approx_ctl_end(): the unit is not shadowed and
+ * its loss, 0, is observed at no cost. With `screen` = 1 every unit on an
+ * approximate point is an observation: 0 when it is cleared or not
+ * shadowed, loss / shadow_fraction when it is (an unbiased estimate of its
+ * loss, as a cleared unit's loss is 0), so detection is counted in units,
+ * not in shadow samples, and only the uncleared units cost a shadow run
+ * (with shadow_fraction 1, each of them). Clearing a unit whose output is
+ * not the exact one breaks the false-alarm bound's premise: the check must
+ * be sound.
+ *
  * Not thread-safe: one controller per loop; the parameters it sets are the
  * process's (approx_rt_set).
  *===----------------------------------------------------------------------===*/
@@ -98,6 +111,10 @@ typedef struct {
   unsigned shadow_seed;   /* the shadow units' random draw (default 1) */
   double percentile;      /* the fraction of units to meet the target, in (0, 1);
                              0 (default): the typical unit (see above) */
+  int screen;             /* 1: every unit is an observation of the test and
+                             shadow_fraction is the share of the uncleared ones
+                             shadowed (screening, see above); 0 (default): the
+                             shadowed units are the observations */
 } approx_ctl_goal;
 
 typedef struct approx_ctl approx_ctl;
@@ -164,6 +181,12 @@ int approx_ctl_floor(const approx_ctl *c);
 double approx_ctl_drift_wealth(const approx_ctl *c);
 long approx_ctl_shadow_units(const approx_ctl *c);
 double approx_ctl_shadow_seconds(const approx_ctl *c);
+/* Screening (see above): the unit approx_ctl_end just ended is known to have
+ * the exact configuration's output; it is not shadowed and the test observes
+ * its loss, 0. Returns 0, or -1 (approx_rt_last_error says why) during a
+ * unit or a shadow run. Units on an exact point, and any unit when the
+ * monitor is off, need no clearing (a no-op). */
+int approx_ctl_clear(approx_ctl *c);
 
 #ifdef __cplusplus
 }

@@ -53,7 +53,7 @@ struct approx_ctl {
 };
 
 approx_ctl_goal approx_ctl_defaults(void) {
-  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1, 0};
+  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1, 0, 0};
   return g;
 }
 
@@ -295,13 +295,40 @@ static double uniform(uint64_t *s) {
  * never negative, the larger of the growth-optimal bets of a loss with the
  * estimated mean and variance (second order) and of a 0/1 loss with the
  * estimated mean (exact; the second-order bet is timid on the skewed 0/1
- * losses of questions answered right or wrong). */
+ * losses of questions answered right or wrong). Under screening the
+ * observations are 0 or loss / shadow_fraction, and the 0/1 bet is that of a
+ * loss of 0 or 1 / shadow_fraction (Kelly's (mean - e) / (e (s - e)) for
+ * observations in {0, s}). */
 static double nextBet(const approx_ctl *c) {
   double e = c->goal.max_loss, gap = c->mean - e;
   if (gap <= 0)
     return 0;
-  double bet = fmax(gap / (c->var + gap * gap), gap / (e * (1 - e)));
+  double s = c->goal.screen ? 1 / c->goal.shadow_fraction : 1;
+  double bet = fmax(gap / (c->var + gap * gap), gap / (e * (s - e)));
   return bet < kMaxBet / e ? bet : kMaxBet / e;
+}
+
+/* One step of the test on an observation x >= 0 (a loss, or under
+ * screening a weighted one): 1 when it raises an alarm, which gives up the
+ * point the unit ran on and every faster one and starts a new test. */
+static int observe(approx_ctl *c, double x) {
+  double e = c->goal.max_loss;
+  c->wealth *= 1 + nextBet(c) * (x - e);
+  double d = x - c->mean;
+  c->mean += kLossWeight * d;
+  c->var = (1 - kLossWeight) * (c->var + kLossWeight * d * d);
+  if (c->wealth < 1 / c->goal.drift_delta)
+    return 0;
+  c->alarms++;
+  size_t floor = c->lastPoint + 1 < c->numPoints ? c->lastPoint + 1 : c->numPoints - 1;
+  if (floor > c->floor)
+    c->floor = floor;
+  if (c->current < c->floor) {
+    c->current = c->floor;
+    c->onPoint = 0;
+  }
+  resetTest(c);
+  return 1;
 }
 
 /*--- the controller ---------------------------------------------------------*/
@@ -331,6 +358,12 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
     approx_rt_fail("approx_ctl_open: percentile = %g: give the fraction of units that must meet "
                    "the target, in (0, 1) (0: a goal on the typical unit)",
                    g->percentile);
+    return NULL;
+  }
+  if (g->screen != 0 && g->screen != 1) {
+    approx_rt_fail("approx_ctl_open: screen = %d: give 1 (every unit observed, uncleared ones "
+                   "shadowed) or 0 (the shadowed units observed; default)",
+                   g->screen);
     return NULL;
   }
   if (!(g->max_loss >= 0 && g->max_loss < 1) ||
@@ -417,8 +450,10 @@ int approx_ctl_end_with(approx_ctl *c, double seconds) {
   c->misses += missed;
   c->onPoint++;
   c->lastPoint = c->current;
-  c->shadowDue = c->goal.max_loss > 0 && !c->points[c->current].exact &&
-                 uniform(&c->rng) < c->goal.shadow_fraction;
+  int monitored = c->goal.max_loss > 0 && !c->points[c->current].exact;
+  c->shadowDue = monitored && uniform(&c->rng) < c->goal.shadow_fraction;
+  if (monitored && c->goal.screen && !c->shadowDue)
+    observe(c, 0); /* a 0 never raises an alarm */
   /* The most accurate point predicted to meet the target with the margin;
    * the least accurate in use when none is. */
   double limit = (1 - c->goal.margin) * c->goal.target_seconds / c->tail;
@@ -486,24 +521,20 @@ int approx_ctl_end_exact(approx_ctl *c, double loss) {
                    loss);
     return -1;
   }
-  double e = c->goal.max_loss;
-  c->wealth *= 1 + nextBet(c) * (loss - e);
-  double d = loss - c->mean;
-  c->mean += kLossWeight * d;
-  c->var = (1 - kLossWeight) * (c->var + kLossWeight * d * d);
-  if (c->wealth < 1 / c->goal.drift_delta)
-    return 0;
-  /* Drift: give up the point the unit ran on and every faster one. */
-  c->alarms++;
-  size_t floor = c->lastPoint + 1 < c->numPoints ? c->lastPoint + 1 : c->numPoints - 1;
-  if (floor > c->floor)
-    c->floor = floor;
-  if (c->current < c->floor) {
-    c->current = c->floor;
-    c->onPoint = 0;
+  return observe(c, c->goal.screen ? loss / c->goal.shadow_fraction : loss);
+}
+
+int approx_ctl_clear(approx_ctl *c) {
+  if (c->running || c->inShadow) {
+    approx_rt_fail("approx_ctl_clear: no unit has just ended (call it after approx_ctl_end, "
+                   "before a shadow run)");
+    return -1;
   }
-  resetTest(c);
-  return 1;
+  if (c->shadowDue) { /* otherwise observed already, or not monitored */
+    c->shadowDue = 0;
+    observe(c, 0);
+  }
+  return 0;
 }
 
 long approx_ctl_drift_alarms(const approx_ctl *c) { return c->alarms; }

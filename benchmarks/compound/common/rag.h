@@ -397,6 +397,10 @@ static int rag_model_uses[RAG_NMODELS];
 static double rag_model_seconds[RAG_NMODELS]; /* LLM time per model (memoised calls: as measured) */
 static allm_stats rag_last_stats;
 static int rag_last_in_passages; /* 1: the last answer occurs in its prompt's passages */
+/* 1: the last answer reached its token cap (it may have been cut; one that
+ * ended before it, at an end token or a stop string, is what greedy decoding
+ * with a larger cap would also have written). */
+static int rag_last_capped;
 
 /* Loads a model of the models folder (before the clock starts). */
 static allm_model *rag_load_model(const char *dir, const char *file, int embeddings) {
@@ -497,6 +501,7 @@ static void rag_generate(int m, const char *prompt, int prefix_bytes, int max_to
   rag_accepted_tokens += rag_last_stats.accepted_tokens;
   rag_cached += rag_last_stats.cached;
   rag_last_in_passages = rag_in_passages(prompt, prefix_bytes, out);
+  rag_last_capped = rag_last_stats.generated_tokens >= max_tokens;
 }
 
 /* Answers `prompt` (whose first `prefix_bytes` bytes are shared) with QA
@@ -560,11 +565,11 @@ static void rag_record(FILE *out, FILE *trace, int q, int state, int m, int top,
   fprintf(out, "%s\n", answer);
   if (trace) {
     fprintf(trace,
-            "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\ttop=%d\tp1=%.4f"
-            "\tin_passages=%d",
+            "%d\tconfidence=%d\tmodel=%s\tprompt_tokens=%d\tgenerated=%d\tcapped=%d\ttop=%d"
+            "\tp1=%.4f\tin_passages=%d",
             q, state, RAG_MODEL_FILES[m], rag_last_stats.prompt_tokens,
-            rag_last_stats.generated_tokens, top, rag_last_stats.first_token_prob,
-            rag_last_in_passages);
+            rag_last_stats.generated_tokens, rag_last_capped, top,
+            rag_last_stats.first_token_prob, rag_last_in_passages);
     if (rag_check.checked)
       fprintf(trace, "\tchecked=%s\tchecked_p1=%.4f\tchecked_in_passages=%d\tescalated=%d",
               RAG_MODEL_FILES[rag_check.cheap], rag_check.p1, rag_check.in_passages,

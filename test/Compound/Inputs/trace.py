@@ -21,6 +21,11 @@
                                         is not in the passages), escalated ones
                                         answered by EXACT_MODEL with the exact
                                         build's answers, the others kept
+  trace.py capped TRACE CAP ANSWERS EXACT_ANSWERS
+                                        checks the capped field: CAP tokens
+                                        generated where capped=1, fewer where
+                                        0, and every answer that ended before
+                                        the cap is the exact build's
 """
 import sys
 
@@ -67,6 +72,17 @@ elif cmd == "route":
     used = sorted({r["model"] for r in rows})
     print("routed by state:", "yes" if not bad else f"no {bad}")
     print("models used:", " ".join(used))
+elif cmd == "capped":
+    rows, cap = read(sys.argv[2]), int(sys.argv[3])
+    answers = open(sys.argv[4], encoding="utf-8").read().splitlines()
+    exact = open(sys.argv[5], encoding="utf-8").read().splitlines()
+    capped = [r["capped"] == "1" for r in rows]
+    counts = all((int(r["generated"]) == cap) == c for r, c in zip(rows, capped))
+    same = all(a == e for a, e, c in zip(answers, exact, capped) if not c)
+    print(f"capped: {sum(capped)} of {len(rows)}; generated tokens",
+          "match" if counts else f"do not match {rows}")
+    print("uncapped answers:", "the exact ones" if same and len(answers) == len(exact)
+          else f"differ {answers} {exact}")
 elif cmd == "cascade":
     rows = read(sys.argv[2])
     t, need, exact_model = float(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]

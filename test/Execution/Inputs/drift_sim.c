@@ -13,7 +13,14 @@
  * With `continuous`, the loss is continuous instead, uniform on [0, 2 rate]
  * (the same means, a family the monitor's constants were not chosen on).
  *
- *   drift_sim FRONTIER.csv SHADOW_FRACTION STREAMS UNITS SHIFT [continuous]
+ * With `screened`, the losses are Bernoulli and the program has a sound but
+ * incomplete free check (approx_ctl_clear): a unit whose loss is 0 is
+ * cleared with probability 0.9, one whose loss is 1 never; the controller
+ * screens (goal.screen = 1), SHADOW_FRACTION of the uncleared units are
+ * shadowed, and every unit is an observation of the test.
+ *
+ *   drift_sim FRONTIER.csv SHADOW_FRACTION STREAMS UNITS SHIFT
+ *             [continuous | screened]
  *   drift_sim FRONTIER.csv errors      the API's errors */
 #include "approx_controller.h"
 #include "approx_runtime.h"
@@ -31,13 +38,14 @@ static double draw(void) { /* xorshift64*, uniform in [0, 1) */
 
 static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
-static approx_ctl *open(const char *path, double fraction, unsigned seed) {
+static approx_ctl *open(const char *path, double fraction, unsigned seed, int screen) {
   approx_ctl_goal goal = approx_ctl_defaults();
   goal.target_seconds = 0.012; /* only point 0 (10 ms; 20, 40 ms) meets it */
   goal.check_params = 0;
   goal.max_loss = 0.05;
   goal.shadow_fraction = fraction;
   goal.shadow_seed = seed;
+  goal.screen = screen;
   approx_ctl *c = approx_ctl_open(path, &goal);
   if (!c) {
     fprintf(stderr, "drift_sim: error: %s\n", approx_rt_last_error());
@@ -48,7 +56,7 @@ static approx_ctl *open(const char *path, double fraction, unsigned seed) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[2], "errors")) {
-    approx_ctl *c = open(argv[1], 1.0, 1);
+    approx_ctl *c = open(argv[1], 1.0, 1, 0);
     printf("early: %d %s\n", approx_ctl_end_exact(c, 0), approx_rt_last_error());
     for (int u = 0; u < 2; ++u) { /* the first on the exact point, never shadowed */
       int p = approx_ctl_begin(c);
@@ -56,6 +64,7 @@ int main(int argc, char **argv) {
     }
     printf("due %d on point %d\n", approx_ctl_shadow_due(c), approx_ctl_point(c));
     approx_ctl_begin_exact(c);
+    printf("clear in a shadow run: %d %s\n", approx_ctl_clear(c), approx_rt_last_error());
     printf("exact values:");
     for (size_t i = 0; i < approx_ctl_num_params(c); ++i)
       printf(" %s=%d", approx_ctl_param_name(c, i), approx_ctl_exact_value(c, i));
@@ -67,11 +76,15 @@ int main(int argc, char **argv) {
     goal.max_loss = 0.05;
     goal.shadow_fraction = 0;
     printf("open: %s\n", approx_ctl_open(argv[1], &goal) ? "ok" : approx_rt_last_error());
+    goal.shadow_fraction = 1;
+    goal.screen = 2;
+    printf("screen: %s\n", approx_ctl_open(argv[1], &goal) ? "ok" : approx_rt_last_error());
     return 0;
   }
   if (argc != 6 && argc != 7)
     return 2;
   int continuous = argc == 7 && !strcmp(argv[6], "continuous");
+  int screened = argc == 7 && !strcmp(argv[6], "screened");
   double fraction = atof(argv[2]);
   int streams = atoi(argv[3]), units = atoi(argv[4]), shift = atoi(argv[5]);
   const double before[2] = {0.02, 0.01}, after[2] = {0.30, 0.10};
@@ -80,16 +93,22 @@ int main(int argc, char **argv) {
   long shadows = 0, total = 0;
   for (int s = 0; s < streams; ++s) {
     state = 0x2545F4914F6CDD1Dull * (uint64_t)(s + 1);
-    approx_ctl *c = open(argv[1], fraction, (unsigned)s + 1);
+    approx_ctl *c = open(argv[1], fraction, (unsigned)s + 1, screened);
     int detected = -1, falseAlarm = 0;
     for (int u = 0; u < units; ++u) {
       int p = approx_ctl_begin(c);
       approx_ctl_end_with(c, 0.040 * approx_ctl_point_relative_time(c, (size_t)p));
+      double rate = (u < shift ? before : after)[p < 2 ? p : 1], loss = -1;
+      if (screened && p < 2) { /* the check sees every unit on an approximate point */
+        loss = draw() < rate ? 1.0 : 0.0;
+        if (loss == 0 && draw() < 0.9)
+          approx_ctl_clear(c);
+      }
       if (!approx_ctl_shadow_due(c))
         continue;
-      double rate = (u < shift ? before : after)[p < 2 ? p : 1];
       approx_ctl_begin_exact(c);
-      double loss = continuous ? 2 * rate * draw() : draw() < rate ? 1.0 : 0.0;
+      if (loss < 0)
+        loss = continuous ? 2 * rate * draw() : draw() < rate ? 1.0 : 0.0;
       if (approx_ctl_end_exact(c, loss) == 1) {
         if (u < shift)
           falseAlarm = 1;
