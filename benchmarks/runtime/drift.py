@@ -51,10 +51,10 @@ answers reached the cap; a unit whose answer did not is cleared (loss 0, no
 shadow run), and --screen's fractions of the others are shadowed. Every
 unit is then an observation of the test. --screen-sets limits the second
 run to some sets; the units of the others are all taken as uncleared (the
-detection is the same, as a cleared unit and a shadowed one both observe
-a loss of 0: only the shadow runs' cost is overstated). The run checks the premise on the
-measured losses (an answer that differs from the exact one must be capped)
-and reports the shadow runs' cost as before."""
+detection is the same, as a cleared unit and a shadowed lossless one both
+observe a loss of 0: only the shadow runs' cost is overstated). The run
+checks the premise on the measured losses (an answer that differs from the
+exact one must be capped) and reports the shadow runs' cost as before."""
 import argparse
 import atexit
 import json
