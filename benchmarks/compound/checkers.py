@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import corpus  # noqa: E402
+from compound import read_trace  # noqa: E402
 from corpus import first_questions  # noqa: E402
 from premise import (PASSAGES, build_rag_bm25, instruct_setup,  # noqa: E402
                      passages_config, run, wilson)
@@ -100,12 +101,9 @@ def answer_all(exe, data, questions, models_dir, model, passages, memo, work, bi
     run([os.path.join(bindir, "approx-qos"), "nq-accuracy", answers, questions, "--detail",
          detail])
     right = [float(line.split()[1]) > 0 for line in open(detail, encoding="utf-8")]
-    rows = []
-    for line, ok in zip(open(trace, encoding="utf-8"), right):
-        fields = line.rstrip("\n").split("\t")
-        kv = dict(f.split("=", 1) for f in fields[1:-1] if "=" in f)
-        rows.append({"answer": fields[-1], "right": ok, "p1": float(kv["p1"]),
-                     "in_passages": kv["in_passages"] == "1"})
+    rows = [{"answer": answer, "right": ok, "p1": float(kv["p1"]),
+             "in_passages": kv["in_passages"] == "1"}
+            for (kv, answer), ok in zip(read_trace(trace), right)]
     return rows, seconds
 
 

@@ -101,6 +101,17 @@ def env_paths():
     return out[0], out[1], out[2]
 
 
+def read_trace(path):
+    """A compound system's --trace file (common/rag.h, rag_record): per
+    question, its key=value fields and its answer (the last field)."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            rows.append((dict(x.split("=", 1) for x in fields[1:-1] if "=" in x), fields[-1]))
+    return rows
+
+
 def count_knobs(approx_tune, src):
     """The knobs of a system as approx-tune reads them (its headers' too)."""
     out = run([approx_tune, "--space", src, "-I", os.path.join(ROOT, "runtime", "llm", "include"),

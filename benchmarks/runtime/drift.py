@@ -74,7 +74,7 @@ from common import RESULTS, goal_seconds, rag_table, repo, run, tools, update_su
 sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
 import corpus  # noqa: E402
 import qa_models  # noqa: E402
-from compound import env_paths  # noqa: E402
+from compound import env_paths, read_trace  # noqa: E402
 
 sys.path.insert(0, os.path.join(repo, "python"))
 COMPOUND = os.path.join(repo, "benchmarks", "results", "compound", "rag_bm25", "summary.json")
@@ -249,9 +249,7 @@ def main():
     for name in (a.screen_sets if a.screen else []):
         trace = os.path.join(tmp, f"{name}.trace")
         _, accuracy = answer(name, pick, trace)
-        with open(trace, encoding="utf-8") as f:
-            capped[name] = [dict(x.split("=", 1) for x in line.rstrip("\n").split("\t")[1:-1]
-                                 if "=" in x)["capped"] == "1" for line in f]
+        capped[name] = [kv["capped"] == "1" for kv, _ in read_trace(trace)]
         losses = measured[name]["losses"]
         if len(capped[name]) != len(losses):
             sys.exit(f"error: the trace of the {name} questions has {len(capped[name])} lines "
