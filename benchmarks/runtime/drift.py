@@ -54,7 +54,13 @@ run to some sets; the units of the others are all taken as uncleared (the
 detection is the same, as a cleared unit and a shadowed lossless one both
 observe a loss of 0: only the shadow runs' cost is overstated). The run
 checks the premise on the measured losses (an answer that differs from the
-exact one must be capped) and reports the shadow runs' cost as before."""
+exact one must be capped) and reports the shadow runs' cost as before.
+drift.json keeps which answers were capped, and --reuse takes them too.
+
+With --horizon N, every row is replayed again with the monitor as a change
+detector (goal.drift_horizon: false alarms bounded by --delta within N
+units; the monitor counts observations, so a row shadowing a fraction f of
+the units is given f N of them, a screening row N)."""
 import argparse
 import atexit
 import json
@@ -156,13 +162,21 @@ def main():
     ap.add_argument("--screen-sets", nargs="+", choices=["evaluation", *SHIFTS],
                     default=["evaluation", *SHIFTS],
                     help="the sets the pick answers again for screening (default: all four)")
+    ap.add_argument("--horizon", type=int, metavar="N",
+                    help="also replay every row with the monitor as a change detector whose "
+                    "false alarms are bounded within N units (default: --units)")
+    ap.add_argument("--no-horizon", dest="horizon", action="store_const", const=0,
+                    help="no change-detector rows")
     ap.add_argument("--memo", help="LLM memoisation directory (APPROX_LLM_CACHE)")
     ap.add_argument("--out", default=RESULTS)
     a = ap.parse_args()
     if a.screen == []:
         a.screen = [1.0, 0.5, 0.25]
-    if a.units < 2 or a.streams < 1 or not all(0 < f <= 1 for f in a.shadow + (a.screen or [])):
-        sys.exit("error: --units >= 2, --streams >= 1, shadow fractions in (0, 1]")
+    if a.horizon is None:
+        a.horizon = a.units
+    if (a.units < 2 or a.streams < 1 or a.horizon < 0
+            or not all(0 < f <= 1 for f in a.shadow + (a.screen or []))):
+        sys.exit("error: --units >= 2, --streams >= 1, --horizon >= 0, shadow fractions in (0, 1]")
     from approx_runtime import Controller, loss_upper_bound
 
     with open(a.compound) as f:
@@ -203,6 +217,8 @@ def main():
                      f"{old.get('qa_models')} models, not the {deployment} on {qa}")
         earlier = {name: dict(old["sets"][name], losses=old["losses"][name])
                    for name in old.get("losses", {}) if name in old.get("sets", {})}
+        earlier_capped = {name: (flags, old["screening"]["sets"][name])
+                          for name, flags in old.get("capped", {}).items()}
 
     def answer(name, config, trace=None):
         """The system's answers to set `name` at `config` and their
@@ -247,10 +263,16 @@ def main():
     # a second run of the pick), and the premise checked on the losses.
     capped, screening = {}, {}
     for name in (a.screen_sets if a.screen else []):
+        losses = measured[name]["losses"]
+        if a.reuse and name in earlier_capped and len(earlier_capped[name][0]) == len(losses):
+            print(f"drift: {name} questions: the capped answers traced in {a.reuse}",
+                  file=sys.stderr)
+            capped[name] = [bool(c) for c in earlier_capped[name][0]]
+            screening[name] = earlier_capped[name][1]
+            continue
         trace = os.path.join(tmp, f"{name}.trace")
         _, accuracy = answer(name, pick, trace)
         capped[name] = [kv["capped"] == "1" for kv, _ in read_trace(trace)]
-        losses = measured[name]["losses"]
         if len(capped[name]) != len(losses):
             sys.exit(f"error: the trace of the {name} questions has {len(capped[name])} lines "
                      f"for {len(losses)} questions")
@@ -284,13 +306,16 @@ def main():
     target = goal_seconds([{"relative_time": seconds[0] / seconds[1]}, {"relative_time": 1}], 0,
                           seconds[1])
 
-    def replay(fraction, seed, shifted, shift, screen):
+    def replay(fraction, seed, shifted, shift, screen, horizon):
         """One stream, shifted to the set `shifted` at unit `shift`: (the
         unit of its first alarm or None, shadow seconds, stream seconds
         before the first alarm). With `screen`, the units whose answer
-        ended before the cap are cleared."""
+        ended before the cap are cleared; with `horizon`, the monitor is a
+        change detector over that many units."""
+        observations = horizon if screen else max(1, round(horizon * fraction))
         ctl = Controller(frontier, target, max_loss=level, shadow_fraction=fraction,
-                         drift_delta=a.delta, shadow_seed=seed, screen=screen)
+                         drift_delta=a.delta, shadow_seed=seed, screen=screen,
+                         drift_horizon=observations if horizon else 0)
         rng = random.Random(seed)
         shadow = total = 0.0
         for u in range(a.units):
@@ -313,20 +338,21 @@ def main():
 
     half = a.units // 2
 
-    def row(fraction, screen):
+    def row(fraction, screen, horizon=0):
         """The streams at one shadow fraction: false alarms, overhead and
         detection per shift."""
         print(f"drift: {a.streams} streams at shadow fraction {fraction}"
-              + (" of the uncleared units (screening)" if screen else ""), file=sys.stderr,
-              flush=True)
+              + (" of the uncleared units (screening)" if screen else "")
+              + (f", a change detector over {horizon} units" if horizon else ""),
+              file=sys.stderr, flush=True)
         seeds = range(1, a.streams + 1)
-        unshifted = [replay(fraction, s, None, a.units, screen) for s in seeds]
+        unshifted = [replay(fraction, s, None, a.units, screen, horizon) for s in seeds]
         row = {"shadow_fraction": fraction,
                "false_alarm_rate": sum(1 for alarm, _, _ in unshifted
                                        if alarm is not None) / a.streams,
                "overhead": statistics.fmean(sh / t for _, sh, t in unshifted)}
         for name in SHIFTS:
-            runs = [replay(fraction, s, name, half, screen) for s in seeds]
+            runs = [replay(fraction, s, name, half, screen, horizon) for s in seeds]
             early = sum(1 for alarm, _, _ in runs if alarm is not None and alarm < half)
             delays = sorted(alarm - half for alarm, _, _ in runs
                             if alarm is not None and alarm >= half)
@@ -339,6 +365,9 @@ def main():
 
     rows = [row(fraction, False) for fraction in a.shadow]
     screened = [row(fraction, True) for fraction in a.screen or []]
+    detector = ([row(fraction, False, a.horizon) for fraction in a.shadow]
+                + [dict(row(fraction, True, a.horizon), screened=True)
+                   for fraction in a.screen or []]) if a.horizon else []
     headline = next((r for r in rows if r["shadow_fraction"] >= 0.05), rows[-1])
     drift = {
         "system": "rag_bm25", "qa_models": qa, "deployed": deployment,
@@ -370,9 +399,16 @@ def main():
             "detection_units": best["explanatory"]["detection_units"],
             "detection_units_by_shift": {name: best[name]["detection_units"] for name in SHIFTS},
             "false_alarm_rate": best["false_alarm_rate"], "overhead": best["overhead"]}
+    if detector:
+        drift["change_detector"] = {
+            "horizon": a.horizon,
+            "bound": f"false alarms within {a.horizon} units at most {a.delta} (the e-CUSUM "
+            "of approx_controller.h: drift_horizon)",
+            "rows": detector}
     source = "given" if a.max_loss else f"bound on the validation split, {len(val)} questions"
     write_json(os.path.join(a.out, "drift.json"),
-               dict(drift, losses={name: m["losses"] for name, m in measured.items()}))
+               dict(drift, losses={name: m["losses"] for name, m in measured.items()},
+                    capped={name: [int(c) for c in flags] for name, flags in capped.items()}))
     update_summary(a.out, "drift", drift)
     print(f"rag_bm25 ({qa}), the {a.mode} pick certified at {a.level} %; unit loss: {said} "
           f"against the exact answer; level {level:.3f} ({source})")
@@ -384,10 +420,12 @@ def main():
           "from the shift to the first alarm, median (90th percentile), undetected streams")
     print(f"{'shadow':>8}{'overhead':>10}{'false alarms':>14}  "
           + "".join(f"{'-> ' + label:<28}" for label in SHIFTS.values()))
-    for r in rows + [dict(r, screened=True) for r in screened]:
+    for r in (rows + [dict(r, screened=True) for r in screened]
+              + [dict(r, detector=True) for r in detector]):
         cells = [f"{r[n]['detection_units']} ({r[n]['detection_units_p90']}), "
                  f"{r[n]['undetected']} undet." for n in SHIFTS]
-        label = f"{r['shadow_fraction']}{'s' if r.get('screened') else ''}"
+        label = (f"{r['shadow_fraction']}{'s' if r.get('screened') else ''}"
+                 f"{'c' if r.get('detector') else ''}")
         print(f"{label:>8}{r['overhead']:>10.3f}{r['false_alarm_rate']:>14.3f}  "
               + "".join(f"{c:<28}" for c in cells))
     if screened:
@@ -396,6 +434,9 @@ def main():
                           for n, s in screening.items())
               + "".join(f"; {n} not traced (every unit uncleared)"
                         for n in drift["screening"]["untraced"]))
+    if detector:
+        print(f"  c: the monitor as a change detector (false alarms within {a.horizon} units "
+              f"at most {a.delta})")
 
 
 if __name__ == "__main__":

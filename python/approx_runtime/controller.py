@@ -72,8 +72,9 @@ class Controller:
     unit); the drift monitor is on when `max_loss` > 0 (`shadow_fraction`,
     `drift_delta`, `shadow_seed`, `screen`: every unit observed, with the
     ones `clear()` vouches for free and a `shadow_fraction` of the others
-    shadowed). Bad frontiers and goals raise ValueError with the file and
-    line."""
+    shadowed; `drift_horizon` N > 0: a change detector, its false alarms
+    bounded by `drift_delta` within N observations). Bad frontiers and
+    goals raise ValueError with the file and line."""
 
     def __init__(self, frontier, target_seconds: float, *, library=None,
                  set_param: Optional[Callable[[str, int], None]] = None,
@@ -156,7 +157,8 @@ class Controller:
     drift_alarms = property(lambda self: self._ctl.drift_alarms)
     drift_wealth = property(lambda self: self._ctl.drift_wealth,
                             doc="the drift test's wealth (alarm at "
-                            "1 / drift_delta)")
+                            "1 / drift_delta; as a change detector, at "
+                            "drift_horizon / drift_delta)")
     shadow_units = property(lambda self: self._ctl.shadow_units)
     shadow_seconds = property(lambda self: self._ctl.shadow_seconds,
                               doc="the shadow runs' total time: the "

@@ -28,7 +28,7 @@ class Controller {
 public:
   Controller(const std::string &frontier, double targetSeconds, double margin, int holdUnits,
              double smoothing, double maxLoss, double shadowFraction, double driftDelta,
-             unsigned shadowSeed, double percentile, bool screen) {
+             unsigned shadowSeed, double percentile, bool screen, int64_t driftHorizon) {
     approx_ctl_goal goal = approx_ctl_defaults();
     goal.target_seconds = targetSeconds;
     goal.margin = margin;
@@ -41,6 +41,7 @@ public:
     goal.shadow_seed = shadowSeed;
     goal.percentile = percentile;
     goal.screen = screen;
+    goal.drift_horizon = static_cast<long>(driftHorizon);
     ctl = approx_ctl_open(frontier.c_str(), &goal);
     if (!ctl)
       throw nb::value_error(approx_rt_last_error());
@@ -99,12 +100,13 @@ void bindController(nb::module_ &m) {
                          "The runtime controller of approx_controller.h (use "
                          "approx_runtime.Controller)")
       .def(nb::init<const std::string &, double, double, int, double, double, double, double,
-                    unsigned, double, bool>(),
+                    unsigned, double, bool, int64_t>(),
            nb::arg("frontier"), nb::arg("target_seconds"), nb::arg("margin") = d.margin,
            nb::arg("hold_units") = d.hold_units, nb::arg("smoothing") = d.smoothing,
            nb::arg("max_loss") = d.max_loss, nb::arg("shadow_fraction") = d.shadow_fraction,
            nb::arg("drift_delta") = d.drift_delta, nb::arg("shadow_seed") = d.shadow_seed,
-           nb::arg("percentile") = d.percentile, nb::arg("screen") = d.screen != 0)
+           nb::arg("percentile") = d.percentile, nb::arg("screen") = d.screen != 0,
+           nb::arg("drift_horizon") = static_cast<int64_t>(d.drift_horizon))
       .def("begin", [](Controller &c) { return approx_ctl_begin(c.get()); })
       .def("end", [](Controller &c) { return approx_ctl_end(c.get()) == 1; })
       .def("end_with",

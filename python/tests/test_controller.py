@@ -165,6 +165,35 @@ def test_screening_shadows_only_uncleared_units(frontier):
         ctl.clear()
 
 
+def test_change_detector_keeps_its_evidence(frontier):
+    # Losses near the level before the shift (0.045 against 0.05): the test
+    # over the whole stream bets after chance losses above the level and
+    # its wealth falls far below 1; the change detector (drift_horizon)
+    # restarts at 1, so a step never takes it below 1 - the largest bet's
+    # loss (0.5). Both detect the shift to 0.5 at unit 400, after it.
+    def run(horizon):
+        rng = random.Random(3)
+        ctl = Controller(frontier, 0.012, max_loss=0.05, shadow_fraction=1,
+                         drift_horizon=horizon)
+        lowest, first = 1.0, None
+        for u in range(800):
+            with ctl.unit(seconds=0.040 * ctl.relative_time(ctl.point)):
+                pass
+            if ctl.shadow_due():
+                with ctl.shadow() as shadow:
+                    shadow.loss = 1.0 if rng.random() < (0.045 if u < 400 else 0.5) else 0.0
+                if shadow.alarm and first is None:
+                    first = u
+            if u < 400:
+                lowest = min(lowest, ctl.drift_wealth)
+        return lowest, first
+    anytime, detector = run(0), run(800)
+    assert anytime[0] < 0.05 and detector[0] >= 0.5, (anytime, detector)
+    assert 400 <= anytime[1] and 400 <= detector[1], (anytime, detector)
+    with pytest.raises(ValueError, match="drift_horizon = -1"):
+        Controller(frontier, 0.1, max_loss=0.05, drift_horizon=-1)
+
+
 def test_errors(frontier, tmp_path, library):
     with pytest.raises(ValueError, match="target_seconds = 0"):
         Controller(frontier, 0)

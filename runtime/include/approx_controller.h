@@ -61,12 +61,21 @@
  * raising an alarm is at most `drift_delta`, however long the stream): its
  * wealth W <- W (1 + l (x - max_loss)) grows when losses exceed the level,
  * with the bet l >= 0 chosen from the earlier losses only (an exponentially
- * weighted mean and variance; l = 0 while their mean is below the level, so
- * a long unshifted stream does not wear the wealth down), and an alarm is
- * raised at W >= 1 / drift_delta. On an alarm the controller stops using
- * the point the unit ran on and every faster one (it moves to more accurate
- * points; the most accurate point is never given up), counts the alarm and
- * starts a new test. A shadow unit's time is not a unit's time: the model
+ * weighted mean and variance; l = 0 while their mean is below the level),
+ * and an alarm is raised at W >= 1 / drift_delta. Where the unshifted
+ * losses lie near the level, that test spends its evidence before a shift
+ * (each bet after a chance loss above the level loses wealth on the losses
+ * below it that follow), so a late shift is detected late. A change
+ * detector instead (`drift_horizon` = N > 0; the e-CUSUM of Shin, Ramdas
+ * and Rinaldo's e-detectors) restarts the wealth at 1 whenever it is below
+ * 1 and alarms at W >= N / drift_delta: its wealth is the largest of the
+ * tests started at each observation, so the probability of a false alarm
+ * within the first N observations is at most drift_delta (within T, at
+ * most T drift_delta / N); it spends at most one restart before a shift
+ * but has the higher bar. On an alarm the controller stops using the point
+ * the unit ran on and every faster one (it moves to more accurate points;
+ * the most accurate point is never given up), counts the alarm and starts
+ * a new test. A shadow unit's time is not a unit's time: the model
  * learns from the approximate run only, and the shadow runs' total is
  * reported as the monitor's overhead.
  *
@@ -115,6 +124,10 @@ typedef struct {
                              shadow_fraction is the share of the uncleared ones
                              shadowed (screening, see above); 0 (default): the
                              shadowed units are the observations */
+  long drift_horizon;     /* N > 0: a change detector whose false-alarm
+                             probability within N observations is at most
+                             drift_delta (see above); 0 (default): the test
+                             over the whole stream */
 } approx_ctl_goal;
 
 typedef struct approx_ctl approx_ctl;

@@ -53,7 +53,7 @@ struct approx_ctl {
 };
 
 approx_ctl_goal approx_ctl_defaults(void) {
-  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1, 0, 0};
+  approx_ctl_goal g = {0, 0.1, 3, 0.5, 1, 0, 0.05, 0.05, 1, 0, 0, 0};
   return g;
 }
 
@@ -310,14 +310,20 @@ static double nextBet(const approx_ctl *c) {
 
 /* One step of the test on an observation x >= 0 (a loss, or under
  * screening a weighted one): 1 when it raises an alarm, which gives up the
- * point the unit ran on and every faster one and starts a new test. */
+ * point the unit ran on and every faster one and starts a new test. As a
+ * change detector (drift_horizon > 0) the wealth restarts at 1 when below
+ * it (the e-CUSUM: the largest wealth of the tests started at each
+ * observation) and the bar is drift_horizon / drift_delta. */
 static int observe(approx_ctl *c, double x) {
   double e = c->goal.max_loss;
+  long horizon = c->goal.drift_horizon;
+  if (horizon > 0 && c->wealth < 1)
+    c->wealth = 1;
   c->wealth *= 1 + nextBet(c) * (x - e);
   double d = x - c->mean;
   c->mean += kLossWeight * d;
   c->var = (1 - kLossWeight) * (c->var + kLossWeight * d * d);
-  if (c->wealth < 1 / c->goal.drift_delta)
+  if (c->wealth < (horizon > 0 ? (double)horizon : 1) / c->goal.drift_delta)
     return 0;
   c->alarms++;
   size_t floor = c->lastPoint + 1 < c->numPoints ? c->lastPoint + 1 : c->numPoints - 1;
@@ -375,6 +381,13 @@ approx_ctl *approx_ctl_open(const char *path, const approx_ctl_goal *goal) {
                    "given %g, %g, %g",
                    d.shadow_fraction, d.drift_delta, g->max_loss, g->shadow_fraction,
                    g->drift_delta);
+    return NULL;
+  }
+  if (g->drift_horizon < 0) {
+    approx_rt_fail("approx_ctl_open: drift_horizon = %ld: give the observations a false alarm "
+                   "is bounded over (> 0, a change detector) or 0 (the test over the whole "
+                   "stream; default)",
+                   g->drift_horizon);
     return NULL;
   }
   approx_ctl *c = calloc(1, sizeof *c);

@@ -19,6 +19,10 @@
  * screens (goal.screen = 1), SHADOW_FRACTION of the uncleared units are
  * shadowed, and every unit is an observation of the test.
  *
+ * DRIFT_HORIZON=N in the environment makes the monitor a change detector
+ * (goal.drift_horizon = N); DRIFT_BEFORE=RATE sets point 0's loss rate
+ * before the shift (default 0.02).
+ *
  *   drift_sim FRONTIER.csv SHADOW_FRACTION STREAMS UNITS SHIFT
  *             [continuous | screened]
  *   drift_sim FRONTIER.csv errors      the API's errors */
@@ -46,6 +50,8 @@ static approx_ctl *open(const char *path, double fraction, unsigned seed, int sc
   goal.shadow_fraction = fraction;
   goal.shadow_seed = seed;
   goal.screen = screen;
+  if (getenv("DRIFT_HORIZON"))
+    goal.drift_horizon = atol(getenv("DRIFT_HORIZON"));
   approx_ctl *c = approx_ctl_open(path, &goal);
   if (!c) {
     fprintf(stderr, "drift_sim: error: %s\n", approx_rt_last_error());
@@ -79,6 +85,9 @@ int main(int argc, char **argv) {
     goal.shadow_fraction = 1;
     goal.screen = 2;
     printf("screen: %s\n", approx_ctl_open(argv[1], &goal) ? "ok" : approx_rt_last_error());
+    goal.screen = 0;
+    goal.drift_horizon = -1;
+    printf("horizon: %s\n", approx_ctl_open(argv[1], &goal) ? "ok" : approx_rt_last_error());
     return 0;
   }
   if (argc != 6 && argc != 7)
@@ -87,7 +96,8 @@ int main(int argc, char **argv) {
   int screened = argc == 7 && !strcmp(argv[6], "screened");
   double fraction = atof(argv[2]);
   int streams = atoi(argv[3]), units = atoi(argv[4]), shift = atoi(argv[5]);
-  const double before[2] = {0.02, 0.01}, after[2] = {0.30, 0.10};
+  const double before[2] = {getenv("DRIFT_BEFORE") ? atof(getenv("DRIFT_BEFORE")) : 0.02, 0.01},
+               after[2] = {0.30, 0.10};
   int falseAlarms = 0, ends[3] = {0, 0, 0};
   int *delays = calloc((size_t)streams, sizeof *delays);
   long shadows = 0, total = 0;
