@@ -10,9 +10,12 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 KERNEL = os.path.join(repo, "benchmarks", "pagerank", "pagerank.c")
-FRONTIER = os.path.join(repo, "benchmarks", "results", "pagerank", "dynamic", "pareto.csv")
 RAG_SOURCE = os.path.join(repo, "benchmarks", "compound", "rag_bm25", "rag_bm25.c")
 RESULTS = os.path.join(repo, "benchmarks", "results", "runtime")
+# pagerank's dynamic frontier of 2026-11-24 (before certification), which
+# load.json and jit.json were measured on, kept here since the kernel's
+# results were re-run with certification.
+FRONTIER = os.path.join(RESULTS, "pagerank-frontier.csv")
 
 
 def add_arguments(ap):

@@ -3,8 +3,9 @@
 (docs/runtime.md, issue 40).
 
 rag_bm25 (benchmarks/compound), its runtime-table build, answers a stream of
-real NQ-open questions (the first --questions of the evaluation split of the
-compound benchmark's corpus) with a latency goal per question, while
+real NQ-open questions (--questions of the evaluation split of the compound
+benchmark's corpus, after the --calibration ones and the --skip ones before
+them: questions an earlier run was developed on) with a latency goal per question, while
 --load-procs competing CPU-bound processes run during the middle third of
 the stream (started and stopped as the system's per-question lines arrive).
 The goal lies between the fastest frontier point within --loss and the next
@@ -54,6 +55,9 @@ def main():
                     help="the compound benchmark's splits whose evaluation questions are "
                     "used (default: issue 38's run, 150 500 500)")
     ap.add_argument("--questions", type=int, default=45)
+    ap.add_argument("--skip", type=int, default=0,
+                    help="evaluation questions left out first, e.g. those an earlier run "
+                    "used (default 0)")
     ap.add_argument("--calibration", type=int, default=6,
                     help="questions timed at the most accurate point first (default 6)")
     ap.add_argument("--loss", type=float, default=0.09)
@@ -67,14 +71,16 @@ def main():
                       for t in ("approx-bench-runtime", "approx-cc", "approx-qos"))
     models, cache, _ = env_paths()
     data = corpus.folder(cache, *a.corpus)
+    with open(os.path.join(data, "questions-evaluation.tsv")) as f:
+        lines = f.readlines()
+    if a.skip < 0 or len(lines) < a.skip + a.questions + a.calibration:
+        sys.exit(f"error: {data} has {len(lines)} evaluation questions, fewer than "
+                 f"{a.skip + a.questions + a.calibration} (--skip, --calibration and "
+                 "--questions), or --skip is negative")
+    lines = lines[a.skip:]
     tmp = tempfile.mkdtemp(prefix="approx-compound-load-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     exe = rag_table(cc, a.build, tmp)
-    with open(os.path.join(data, "questions-evaluation.tsv")) as f:
-        lines = f.readlines()
-    if len(lines) < a.questions + a.calibration:
-        sys.exit(f"error: {data} has {len(lines)} evaluation questions, fewer than "
-                 f"{a.questions + a.calibration}")
     stream = os.path.join(tmp, "stream.tsv")
     calib = os.path.join(tmp, "calibration.tsv")
     with open(calib, "w") as f:
@@ -169,7 +175,7 @@ def main():
     scenario = dict(summary(*runs["controller"], exact_accuracy), system="rag_bm25",
                     settling_units=settling([u["point"] for u in ctl_units], [third, 2 * third],
                                             a.questions),
-                    questions=a.questions, load_units=[third, 2 * third],
+                    questions=a.questions, skipped=a.skip, load_units=[third, 2 * third],
                     load_procs=a.load_procs, target_seconds=goal, percentile=a.percentile,
                     qa_models=a.qa_models,
                     question_seconds_idle=idle, question_seconds_loaded=loaded,
