@@ -237,7 +237,10 @@ def main():
                *(["--trace", trace] if trace else [])]
         print(f"drift: {name} questions at the {'exact' if config is exact else 'pick'} "
               "configuration", file=sys.stderr, flush=True)
-        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+        status = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL).returncode
+        if status != 0:
+            sys.exit(f"error: {os.path.basename(exe)} failed on the {name} questions (exit "
+                     f"status {status}; its message is above)")
         with open(out, encoding="utf-8") as f:
             answers = f.read().split("\n")[:-1]
         n = count_lines(sets[name])
