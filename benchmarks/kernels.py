@@ -22,9 +22,11 @@ usage: kernels.py [KERNEL ...] [--size tiny|small|paper] [--max-evals N]
                   [--time-budget SECONDS] [--repetitions R] [--seed S]
                   [--calibration N] [--calibration-jobs J] [--delta D]
                   [--certify-candidates N] [--build DIR] [--results DIR]
+                  [--work DIR [--resume]]
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import shutil
@@ -101,6 +103,68 @@ class Kernel:
         self.results = os.path.join(args.results, name)
         self.calibration = list(range(FIRST_CALIBRATION_INSTANCE,
                                       FIRST_CALIBRATION_INSTANCE + args.calibration))
+        self.state_path = os.path.join(self.work, "run.json")
+
+    def identity(self):
+        """What a resumed run must share with the run it continues: the
+        machine (its times are compared with the earlier session's), the
+        tools and sources (the baked builds in the work folder were made by
+        them) and every setting that shapes the run."""
+        def digest(paths):
+            h = hashlib.sha256()
+            for path in paths:
+                with open(path, "rb") as f:
+                    h.update(path.encode() + b"\0" + f.read())
+            return h.hexdigest()[:16]
+        cpu = "unknown"
+        if os.path.exists("/proc/cpuinfo"):
+            with open("/proc/cpuinfo") as f:
+                cpu = next((l.split(":", 1)[1].strip() for l in f
+                            if l.startswith("model name")), cpu)
+        sources = sorted(os.path.join(d, f) for d in (os.path.dirname(self.src),
+                                                      os.path.join(BENCH, "common"))
+                         for f in os.listdir(d) if os.path.isfile(os.path.join(d, f)))
+        a = self.args
+        return {"machine": {"cpu": cpu, "cores": os.cpu_count()},
+                "tools": {t: digest([self.tools[t]])
+                          for t in ("approx-cc", "approx-tune", "approx-qos")},
+                "sources": digest(sources),
+                "settings": {"size": a.size, "max_evals": a.max_evals,
+                             "time_budget": a.time_budget, "repetitions": a.repetitions,
+                             "seed": a.seed, "calibration": a.calibration,
+                             "calibration_jobs": a.calibration_jobs, "delta": a.delta,
+                             "certify_candidates": a.certify_candidates,
+                             "results": self.results}}
+
+    def save_state(self):
+        tmp = self.state_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.state, f, indent=2)
+        os.replace(tmp, self.state_path)
+
+    def open_state(self):
+        """Starts the run's record in the work folder, or (--resume) checks
+        that the earlier session's run is this one."""
+        ident = self.identity()
+        if not self.args.resume:
+            self.state = {**ident, "finished": [], "sessions": 1}
+            self.save_state()
+            return
+        if not os.path.exists(self.state_path):
+            sys.exit(f"kernels.py: error: --resume: no earlier run of {self.name} in "
+                     f"{os.path.dirname(self.work)} ({self.state_path} is missing)")
+        with open(self.state_path) as f:
+            self.state = json.load(f)
+        differ = [k for k in ident if self.state.get(k) != ident[k]]
+        if differ:
+            sys.exit(f"kernels.py: error: --resume: the run in {self.work} differs in "
+                     f"{', '.join(differ)}: " + "; ".join(
+                         f"{k} was {json.dumps(self.state.get(k))}, now {json.dumps(ident[k])}"
+                         for k in differ) + " (run without --resume to start again)")
+        self.state["sessions"] += 1
+        self.save_state()
+        log(f"{self.name}: resuming (session {self.state['sessions']}; finished: "
+            f"{', '.join(self.state['finished']) or 'nothing'})")
 
     def exe(self, tag):
         return os.path.join(self.work, tag)
@@ -123,12 +187,23 @@ class Kernel:
 
     def references(self):
         size = self.args.size
+        path = lambda i: os.path.join(self.refdir, f"{size}-{i}.out")
         instances = [0] + EVAL_INSTANCES + self.calibration
-        log(f"{self.name}: reference outputs of {len(instances)} inputs (the clang -O3 build)")
+        # Each is written under a temporary name and renamed when complete,
+        # so a resumed run keeps the ones an earlier session finished.
+        kept = len(instances)
+        if self.args.resume:
+            instances = [i for i in instances if not os.path.exists(path(i))]
+        kept -= len(instances)
+        if instances:
+            log(f"{self.name}: reference outputs of {len(instances)} inputs (the clang -O3 build"
+                + (f"; {kept} kept from an earlier session)" if kept else ")"))
         # Only the outputs count here: --calibration-jobs of them at once.
+        def reference(i):
+            self.kernel_time(self.exe("native"), i, path(i) + ".tmp")
+            os.replace(path(i) + ".tmp", path(i))
         with concurrent.futures.ThreadPoolExecutor(self.args.calibration_jobs) as pool:
-            made = pool.map(lambda i: self.kernel_time(
-                self.exe("native"), i, os.path.join(self.refdir, f"{size}-{i}.out")), instances)
+            made = pool.map(reference, instances)
             for n, _ in enumerate(made, 1):
                 if n % 25 == 0 and n < len(instances):
                     log(f"{self.name}: {n}/{len(instances)} reference outputs")
@@ -148,7 +223,12 @@ class Kernel:
 
     def tune(self, mode, budget, start=None):
         out = os.path.join(self.results, mode)
+        if mode in self.state["finished"]:
+            log(f"{self.name}: the {mode} run finished in an earlier session (kept)")
+            with open(os.path.join(out, "summary.json")) as f:
+                return json.load(f)
         shutil.rmtree(out, ignore_errors=True)
+        db = os.path.join(self.work, f"{mode}.db")
         evaluate = " ".join([os.path.join(BENCH, "common", "evaluate.sh"),
                              self.tools["approx-qos"], self.refdir, self.exe("table"),
                              self.args.size, *self.metric])
@@ -164,7 +244,11 @@ class Kernel:
                "--seed", str(self.args.seed), "--repetitions", str(self.args.repetitions),
                "--holdout-eval", baked, f"--certify={self.args.delta}",
                "--calibration-eval", baked, "--out", out,
-               "--db", os.path.join(self.work, f"{mode}.db")]
+               "--db", db]
+        # approx-tune continues the stored run: the search replays it, and
+        # the calibration measurements it stored are not repeated.
+        if self.args.resume and os.path.exists(db):
+            cmd.append("--resume")
         if self.args.certify_candidates:
             cmd += ["--certify-candidates", str(self.args.certify_candidates)]
         if budget:
@@ -179,6 +263,8 @@ class Kernel:
                        env=dict(os.environ, APPROX_EVAL_INSTANCES=" ".join(map(str, EVAL_INSTANCES)),
                                 APPROX_CALIBRATION_INSTANCES=" ".join(map(str, self.calibration)),
                                 APPROX_CALIBRATION_JOBS=str(self.args.calibration_jobs)))
+        self.state["finished"].append(mode)
+        self.save_state()
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
@@ -220,6 +306,7 @@ class Kernel:
 
     def run_all(self):
         t0 = time.perf_counter()
+        self.open_state()
         log(f"{self.name}: building")
         self.build()
         self.references()
@@ -270,6 +357,7 @@ class Kernel:
                          "delta": self.args.delta, "picks": "certified",
                          "certify_candidates": self.args.certify_candidates or None},
             "wall_time_s": time.perf_counter() - t0,
+            "sessions": self.state["sessions"],
         }
         write_results(self.results, summary, report)
         return summary
@@ -465,10 +553,17 @@ def main():
     p.add_argument("--work", metavar="DIR",
                    help="keep the builds, references and results stores (<kernel>/<mode>.db) "
                         "in DIR (default: a temporary directory, removed at the end)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run an earlier session left in --work (stopped or "
+                        "interrupted) on the same machine, tools, sources and settings: "
+                        "finished modes and reference outputs are kept, approx-tune --resume "
+                        "continues the unfinished mode")
     args = p.parse_args()
     args.results = os.path.abspath(args.results)
     if args.max_evals < 1 or args.repetitions < 1 or args.time_budget < 0:
         p.error("--max-evals and --repetitions must be at least 1, --time-budget not negative")
+    if args.resume and not args.work:
+        p.error("--resume needs --work DIR (the folder of the run it continues)")
     if args.certify_candidates < 0:
         p.error("--certify-candidates must not be negative")
     if args.calibration < 1 or args.calibration_jobs < 1 or not 0 < args.delta < 1:

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -217,16 +218,23 @@ EvaluateFn TuningRun::reporting(const EvaluateFn &evaluate, InputSet set,
 
 bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
   const CertifySettings &cs = *settings.certify;
-  // A resumed run reuses the calibration measurements it stored (those
-  // with per-input scores): certifying again costs only the new points.
-  std::map<std::string, Measurement> stored;
+  // Each calibration measurement is stored as it is made, so a run stopped
+  // during certification keeps what it measured. A resumed run hands the
+  // stored ones (those with per-input scores) out again in the order they
+  // were made, per configuration (the exact one's first and last are two):
+  // certifying again costs only what was not measured, and a finished
+  // certification comes out the same.
+  std::map<std::string, std::deque<Measurement>> stored;
+  size_t calibrationSeq = 0;
   std::vector<Evaluation> calibrated;
   if (db && resumed &&
       !db->evaluations(run.id, InputSet::Calibration, calibrated, error))
     return false;
-  for (const Evaluation &e : calibrated)
+  for (const Evaluation &e : calibrated) {
+    calibrationSeq = std::max(calibrationSeq, e.seq + 1);
     if (e.result.ok() && !e.result.detail.empty())
-      stored[formatConfig(e.config)] = e.result;
+      stored[formatConfig(e.config)].push_back(e.result);
+  }
   std::vector<double> levels = lossLevels();
   double bound = 1 - settings.options.qosMin;
   if (std::none_of(levels.begin(), levels.end(),
@@ -275,11 +283,31 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     if (keep[k])
       sequence.push_back(plan.points[k]);
   plan.points = std::move(sequence);
-  // (Read concurrently by the workers, never written.)
+  // The measured point's search evaluation (its technique) for the store.
+  auto searched = [&](const Config &c) {
+    for (size_t i : tuned.frontier)
+      if (tuned.evaluations[i].config == c)
+        return tuned.evaluations[i];
+    return tuned.evaluations[0];
+  };
+  std::mutex storedMutex; // the workers measure concurrently
   EvaluateFn measure = reporting(
       [&](const Config &c, InputSet set) {
-        auto it = stored.find(formatConfig(c));
-        return it != stored.end() ? it->second : evaluate(c, set);
+        {
+          std::lock_guard<std::mutex> lock(storedMutex);
+          auto it = stored.find(formatConfig(c));
+          if (it != stored.end() && !it->second.empty()) {
+            Measurement m = it->second.front();
+            it->second.pop_front();
+            return m;
+          }
+        }
+        Evaluation e = searched(c);
+        e.result = evaluate(c, set);
+        std::lock_guard<std::mutex> lock(storedMutex);
+        e.seq = calibrationSeq++;
+        store(InputSet::Calibration, e);
+        return e.result;
       },
       InputSet::Calibration, plan.points.size());
   // The measured points, each paired with the exact configuration once as
@@ -315,7 +343,6 @@ bool TuningRun::certify(const EvaluateFn &evaluate, std::string &error) {
     error = exactFailed(InputSet::Calibration, base);
     return false;
   }
-  storeRemeasured(InputSet::Calibration, cert.measured);
   if (base.detail.empty()) {
     error = "certification needs per-input scores: the exact configuration's "
             "calibration run wrote none to the file APPROX_QOS_DETAIL names "

@@ -489,15 +489,16 @@ TEST(Certify, TheCalibrationSetMeasuresOnlyWhatASequenceReaches) {
   }
   EXPECT_EQ(c.levels.back().pick, 3); // at 9 %: d = 4, 6.4 % lost
 
-  // The store holds the measured points only: a resumed run certifies the
-  // same without measuring anything again.
+  // The store holds the measurements made, each as it was made: a resumed
+  // run certifies the same without measuring anything again.
   auto store = Store::open(settings.storePath, error);
   ASSERT_TRUE(store) << error;
   std::vector<Evaluation> stored;
   ASSERT_TRUE(store->evaluations(run.runInfo().id, InputSet::Calibration,
                                  stored, error))
       << error;
-  EXPECT_EQ(stored.size(), 6u); // exact and d = 1..5
+  EXPECT_EQ(stored.size(), 7u); // exact first, d = 1..5, exact last
+  EXPECT_EQ(stored.front().config, stored.back().config);
   std::remove(settings.storePath.c_str());
 }
 
