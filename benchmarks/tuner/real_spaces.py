@@ -222,7 +222,7 @@ def tune_kernel(name, args, budgets, tools, work):
     """Every seed's four runs on kernel `name`: its part of the results."""
     started = time.time()
     kargs = SimpleNamespace(size=args.size, calibration=0, calibration_jobs=1,
-                            repetitions=args.repetitions,
+                            repetitions=args.repetitions, resume=False,
                             results=os.path.join(work, "unused"))
     kernel = kernels.Kernel(name, kargs, tools, work)
     log(f"{name}: building")
