@@ -75,6 +75,18 @@ def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
 
 
+def cpu_name():
+    """The CPU's model name (/proc/cpuinfo), or "unknown"."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
 def native_compiler(src):
     """clang for C, clang++ for C++ (the peer approx-cc is compared with)."""
     return CLANG + ("++" if src.endswith(".cpp") else "")
@@ -116,16 +128,11 @@ class Kernel:
                 with open(path, "rb") as f:
                     h.update(path.encode() + b"\0" + f.read())
             return h.hexdigest()[:16]
-        cpu = "unknown"
-        if os.path.exists("/proc/cpuinfo"):
-            with open("/proc/cpuinfo") as f:
-                cpu = next((l.split(":", 1)[1].strip() for l in f
-                            if l.startswith("model name")), cpu)
         sources = sorted(os.path.join(d, f) for d in (os.path.dirname(self.src),
                                                       os.path.join(BENCH, "common"))
                          for f in os.listdir(d) if os.path.isfile(os.path.join(d, f)))
         a = self.args
-        return {"machine": {"cpu": cpu, "cores": os.cpu_count()},
+        return {"machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
                 "tools": {t: digest([self.tools[t]])
                           for t in ("approx-cc", "approx-tune", "approx-qos")},
                 "sources": digest(sources),

@@ -32,6 +32,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from kernels import cpu_name  # noqa: E402  (benchmarks/kernels.py)
+
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 SPACE = os.path.join(here, "chain.mlir")
@@ -203,17 +206,6 @@ def main():
         print(open(os.path.join(a.out, "report.md")).read())
     finally:
         shutil.rmtree(b.work, ignore_errors=True)
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 WAYS = ("approx", "schedule", "sequential", "joint")
