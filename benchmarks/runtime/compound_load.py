@@ -19,7 +19,9 @@ QoS (accuracy relative to the static exact run's on the same questions,
 
 With --percentile P the controller's goal is on that fraction of the
 questions (approx_controller.h's percentile goal); the results then go to
-compound_load-pP.json and `scenarios.rag_bm25_pP` (P in percent).
+compound_load-pP.json and `scenarios.rag_bm25_pP` (P in percent). With
+--scenario NAME they go to compound_load-NAME.json and `scenarios.NAME`
+(e.g. a run on another --frontier, kept beside the earlier ones).
 
 Writes compound_load.json and the `scenarios.rag_bm25` entry of summary.json
 in --out. Uncached: every LLM call runs."""
@@ -64,6 +66,9 @@ def main():
     ap.add_argument("--load-procs", type=int, default=2)
     ap.add_argument("--percentile", type=float, default=0,
                     help="a goal on this fraction of the questions (default: the typical one)")
+    ap.add_argument("--scenario",
+                    help="the results' name: compound_load-NAME.json, scenarios.NAME "
+                    "(default: rag_bm25, with _pP for --percentile P)")
     ap.add_argument("--out", default=RESULTS)
     a = ap.parse_args()
     bindir = os.path.join(a.build, "bin")
@@ -177,16 +182,18 @@ def main():
                                             a.questions),
                     questions=a.questions, skipped=a.skip, load_units=[third, 2 * third],
                     load_procs=a.load_procs, target_seconds=goal, percentile=a.percentile,
-                    qa_models=a.qa_models,
+                    qa_models=a.qa_models, frontier=os.path.relpath(a.frontier, repo),
                     question_seconds_idle=idle, question_seconds_loaded=loaded,
                     static={name: dict(summary(*runs[f"static {name}"], exact_accuracy),
                                        point=p) for name, p in statics.items()})
     suffix = f"-p{round(100 * a.percentile)}" if a.percentile else ""
-    write_json(os.path.join(a.out, f"compound_load{suffix}.json"), {
+    name = a.scenario or "rag_bm25" + suffix.replace("-", "_")
+    write_json(os.path.join(a.out, f"compound_load-{a.scenario}.json" if a.scenario
+                            else f"compound_load{suffix}.json"), {
         "frontier": os.path.relpath(a.frontier, repo), "points": points,
         "runs": {name: {"units": u, "accuracy": acc} for name, (u, acc) in runs.items()},
         "scenario": scenario})
-    update_scenario(a.out, "rag_bm25" + suffix.replace("-", "_"), scenario)
+    update_scenario(a.out, name, scenario)
     print(f"rag_bm25 ({a.qa_models} models), {a.questions} questions, {a.load_procs} competing "
           f"processes during questions {third}-{2 * third - 1}; goal {goal:.2f} s per question "
           f"(most accurate point: {idle:.2f} s idle, {loaded:.2f} s loaded)")
