@@ -93,10 +93,19 @@ def main():
     a = ap.parse_args()
     bindir = os.path.join(a.build, "bin")
     cc, tune, qos = (os.path.join(bindir, t) for t in ("approx-cc", "approx-tune", "approx-qos"))
+    if not os.path.isfile(a.frontier):
+        sys.exit(f"error: --frontier {a.frontier}: no such file")
+    if a.questions < 1 or a.search_evals < 0:
+        sys.exit("error: --questions must be at least 1 and --search-evals at least 0")
     models, cache, _ = env_paths()
     memo = a.memo or os.path.join(cache, "llm-memo-load")
     os.makedirs(memo, exist_ok=True)
     data = corpus.folder(cache, *a.corpus)
+    with open(os.path.join(data, "questions-tuning.tsv")) as f:
+        have = sum(1 for _ in f)
+    if have < a.questions:
+        sys.exit(f"error: {data} has {have} tuning questions, fewer than --questions "
+                 f"{a.questions}")
     tmp = tempfile.mkdtemp(prefix="approx-load-frontier-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     exe = rag_table(cc, a.build, tmp)
@@ -114,10 +123,13 @@ def main():
     env["APPROX_LLM_CACHE"] = memo
     print(f"load_frontier: the exact configuration on {a.questions} tuning questions "
           "(fills the memo)", file=sys.stderr, flush=True)
-    t = float(subprocess.run([exe, "--passages", os.path.join(sub, "passages.tsv"),
-                              "--questions", questions, "--models", models, *qa,
-                              "--output", answers], env=env, check=True, stdout=subprocess.PIPE,
-                             text=True).stdout.strip())
+    r = subprocess.run([exe, "--passages", os.path.join(sub, "passages.tsv"), "--questions",
+                        questions, "--models", models, *qa, "--output", answers], env=env,
+                       stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit(f"error: rag_bm25-table failed on the tuning questions (exit status "
+                 f"{r.returncode}; its message is above)")
+    t = float(r.stdout.strip())
     with open(os.path.join(tmp, "tuning.accuracy"), "w") as f:
         f.write(run([qos, "nq-accuracy", answers, questions]))
     start = os.path.join(tmp, "candidates.csv")
@@ -130,13 +142,16 @@ def main():
     out = tempfile.mkdtemp(prefix=".load-frontier-", dir=os.path.dirname(os.path.abspath(a.out)))
     os.chmod(out, 0o755)  # mkdtemp's 0700 is for a folder of secrets
     atexit.register(shutil.rmtree, out, ignore_errors=True)
-    subprocess.run([tune, "--space", RAG_SOURCE, "-I",
-                    os.path.join(repo, "runtime", "llm", "include"), "--eval", evaluate,
-                    "--mode", "dynamic", "--qos-min", repr(a.qos_min),
-                    "--max-evals", str(n + a.search_evals), "--repetitions", "1",
-                    "--time-budget", f"{a.time_budget:.0f}", "--timeout", f"{3 * t + 60:.0f}",
-                    "--start-from", a.frontier, "--start-from", start,
-                    "--out", out, "--db", os.path.join(tmp, "tune.db")], env=env, check=True)
+    r = subprocess.run([tune, "--space", RAG_SOURCE, "-I",
+                        os.path.join(repo, "runtime", "llm", "include"), "--eval", evaluate,
+                        "--mode", "dynamic", "--qos-min", repr(a.qos_min),
+                        "--max-evals", str(n + a.search_evals), "--repetitions", "1",
+                        "--time-budget", f"{a.time_budget:.0f}", "--timeout", f"{3 * t + 60:.0f}",
+                        "--start-from", a.frontier, "--start-from", start,
+                        "--out", out, "--db", os.path.join(tmp, "tune.db")], env=env)
+    if r.returncode != 0:
+        sys.exit(f"error: approx-tune failed (exit status {r.returncode}; its message is "
+                 f"above); {a.out} is unchanged")
     # The results replace --out whole, once complete.
     old = a.out + ".old"
     shutil.rmtree(old, ignore_errors=True)
