@@ -370,6 +370,14 @@ class Kernel:
         return summary
 
 
+def pareto_params(columns):
+    """The columns of approx-tune's pareto.csv that are configuration
+    parameters: all but its measurements (time_s, qos, speedup and the
+    held-out eval_* ones)."""
+    return [c for c in columns
+            if c not in ("time_s", "qos", "speedup") and not c.startswith("eval_")]
+
+
 def meets_level(qos, level):
     """Whether `qos` is within QoS loss `level` (a percentage, as in LEVELS)."""
     return qos >= 1 - int(level) / 100 - 1e-12

@@ -47,7 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)
-from kernels import CLANG, KERNELS  # noqa: E402  (the kernels' sources and metrics)
+from kernels import CLANG, KERNELS, pareto_params  # noqa: E402  (the kernels' sources and metrics)
 sys.path.insert(0, os.path.join(BENCH, "compound"))
 import compound  # noqa: E402  (the compound systems, their builds and runs)
 
@@ -124,8 +124,7 @@ def frontier_configs(results):
     for mode in ("static", "dynamic"):
         with open(os.path.join(results, mode, "pareto.csv")) as f:
             for row in csv.DictReader(f):
-                config = {k: int(v) for k, v in row.items()
-                          if k not in ("time_s", "qos", "speedup") and not k.startswith("eval_")}
+                config = {k: int(row[k]) for k in pareto_params(row)}
                 if exact is None:
                     exact = {k: (v if "_threshold_" in k else 0) for k, v in config.items()}
                 key = json.dumps(config, sort_keys=True)

@@ -37,7 +37,9 @@ import tempfile
 from common import (RESULTS, base_seconds, best_static, goal_point, goal_seconds, rag_table,
                     repo, run, settling, update_scenario, write_json)
 
+sys.path.insert(0, os.path.join(repo, "benchmarks"))
 sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
+from kernels import pareto_params  # noqa: E402  (a pareto.csv's parameter columns)
 import corpus  # noqa: E402  (the corpus folders' one naming)
 import qa_models  # noqa: E402
 from compound import env_paths  # noqa: E402
@@ -94,8 +96,7 @@ def main():
         f.writelines(lines[a.calibration:a.calibration + a.questions])
     points = json.loads(run([bench, "points", "--frontier", a.frontier]))
     header = open(a.frontier).readline().strip().split(",")
-    params = [h for h in header if h not in ("time_s", "qos", "speedup", "eval_time_s",
-                                             "eval_qos", "eval_speedup")]
+    params = pareto_params(header)
 
     def one_point(p):
         """A frontier of point p alone: the controller holds it."""

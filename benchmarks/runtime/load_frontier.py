@@ -31,7 +31,9 @@ import tempfile
 
 from common import RAG_SOURCE, RESULTS, rag_table, repo, run
 
+sys.path.insert(0, os.path.join(repo, "benchmarks"))
 sys.path.insert(0, os.path.join(repo, "benchmarks", "compound"))
+from kernels import pareto_params  # noqa: E402  (a pareto.csv's parameter columns)
 import corpus  # noqa: E402  (the corpus folders' one naming)
 import qa_models  # noqa: E402
 from compound import env_paths  # noqa: E402
@@ -48,12 +50,13 @@ PROMPT = ("build_prompt_decision_0", "build_prompt_decision_1")
 def candidates(frontier, models, path):
     """From the fastest point of `frontier`, the same configuration with
     each cheaper QA model (1 .. models-1) for every question, with its own
-    passages and with one; written as a pareto.csv approx-tune starts from."""
+    passages and with one; written as a pareto.csv approx-tune starts from.
+    Returns the number of starting points: the frontier's and these."""
     with open(frontier) as f:
         rows = list(csv.DictReader(f))
     if not rows:
         sys.exit(f"error: {frontier}: no frontier points")
-    params = [k for k in rows[0] if k not in ("time_s", "qos", "speedup")]
+    params = pareto_params(rows[0])
     for k in ANSWER + PROMPT:
         if k not in params:
             sys.exit(f"error: {frontier}: no column {k} (not rag_bm25's dynamic frontier?)")
@@ -70,7 +73,7 @@ def candidates(frontier, models, path):
         f.write("time_s,qos," + ",".join(params) + "\n")
         for c in out:
             f.write("0,0," + ",".join(c[k] for k in params) + "\n")
-    return len(out)
+    return len(rows) + len(out)
 
 
 def main():
@@ -134,8 +137,6 @@ def main():
         f.write(run([qos, "nq-accuracy", answers, questions]))
     start = os.path.join(tmp, "candidates.csv")
     n = candidates(a.frontier, len(qa_models.models(a.qa_models)), start)
-    with open(a.frontier) as f:
-        n += sum(1 for _ in f) - 1
     evaluate = " ".join([os.path.join(repo, "benchmarks", "compound", "evaluate.sh"), qos,
                          "nq-accuracy", "questions", sub, models, tmp, exe, *qa])
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
