@@ -100,7 +100,13 @@ class Controller:
         return self._ctl.qos(point)
 
     def relative_time(self, point: int) -> float:
+        """The point's frontier time over the most accurate point's."""
         return self._ctl.relative_time(point)
+
+    def model_time(self, point: int) -> float:
+        """The controller's model of that ratio: under a percentile goal
+        corrected by the units seen on the point, else the same."""
+        return self._ctl.model_time(point)
 
     def _apply(self, config: Dict[str, int]) -> None:
         if self._set is not None:

@@ -125,6 +125,9 @@ void bindController(nb::module_ &m) {
       .def("relative_time", [](const Controller &c, int64_t p) {
              return approx_ctl_point_relative_time(c.get(), c.point(p));
            }, nb::arg("point"))
+      .def("model_time", [](const Controller &c, int64_t p) {
+             return approx_ctl_point_model_time(c.get(), c.point(p));
+           }, nb::arg("point"))
       .def("is_exact", [](const Controller &c, int64_t p) {
              return approx_ctl_point_is_exact(c.get(), c.point(p)) == 1;
            }, nb::arg("point"))

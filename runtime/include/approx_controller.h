@@ -40,6 +40,26 @@
  * the units, and the model's own error, are then paid for in speed. With
  * the default 0 the goal is on the typical unit (the ratio taken as 1).
  *
+ * Such units also make the model above thrash: one slow unit moves b
+ * enough to leave a point, and a frontier tuned on other inputs may be
+ * wrong about how much slower one point is than another (a bigger model's
+ * answers longer on these questions), so a move up finds the point slower
+ * than predicted and moves back, again and again. Under a percentile goal
+ * therefore b is the median of the last 5 units' times over their point's
+ * model time; each point's model time r(p) is corrected by what its units
+ * show: after 5 units on a point (or when leaving it after at least 2),
+ * the median of those units' times over b before the move (when that b
+ * was a median of 5) multiplies the point's correction, once per stay (so
+ * a point visited again is predicted as measured, and a failed probe of a
+ * more accurate point is not repeated on the same evidence; a point is
+ * never predicted faster than a faster one,
+ * approx_ctl_point_model_time); and a move to a more accurate point needs
+ * it to be predicted within 70 % of the limit (a dead band; the move to a
+ * faster point is at the limit). On questions served by an LLM + RAG
+ * system under a load step these held the point within 4 questions of a
+ * change, where the model above moved until the stream ended
+ * (docs/runtime.md).
+ *
  * The drift monitor (optional: `max_loss` > 0) checks that promise on the
  * live stream, as Green recalibrates with occasional exact runs: after a
  * unit, approx_ctl_shadow_due() says whether to run it again exactly (a
@@ -108,7 +128,8 @@ typedef struct {
   double target_seconds; /* the latency goal per unit (> 0; no default) */
   double margin;         /* aim this fraction below the target (default 0.1) */
   int hold_units;        /* units on a point before a move to a slower one (3) */
-  double smoothing;      /* weight of the newest unit in the model (0.5) */
+  double smoothing;      /* weight of the newest unit in the model (0.5; unused
+                            under a percentile goal, whose b is a median) */
   int check_params;      /* 1: every frontier parameter must be one the program
                             has registered (default 1; 0 for a controller
                             opened before the program's modules load) */
@@ -154,6 +175,9 @@ size_t approx_ctl_num_points(const approx_ctl *c);
 int approx_ctl_point(const approx_ctl *c); /* the current point */
 double approx_ctl_point_qos(const approx_ctl *c, size_t point);
 double approx_ctl_point_relative_time(const approx_ctl *c, size_t point); /* r(p) */
+/* The model's r(p): under a percentile goal corrected by the units seen on
+ * the point (see above), else r(p). */
+double approx_ctl_point_model_time(const approx_ctl *c, size_t point);
 /* The model's time for a unit at the most accurate point (b; 0 before the
  * first unit), units so far, and those that missed the target. */
 double approx_ctl_base_seconds(const approx_ctl *c);

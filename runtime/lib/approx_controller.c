@@ -16,11 +16,17 @@
 #include <string.h>
 #include <time.h>
 
-/* The units whose time over prediction the percentile goal keeps. */
-enum { kTailUnits = 64 };
+/* The units whose time over prediction the percentile goal keeps; the
+ * units its level is the median of; how far below the limit a more accurate
+ * point must be predicted for a move to it (the percentile goal's dead
+ * band); the fewest units on a point its time is learnt from when the
+ * controller leaves it. */
+enum { kTailUnits = 64, kLevelUnits = 5, kLearnUnits = 2 };
+static const double kBand = 0.3;
 
 typedef struct {
   double time, qos;
+  double learnt;   /* the percentile goal's correction of the time (1 at first) */
   int32_t *values; /* one per parameter */
   int exact;       /* every decision and knob value 0 */
 } Point;
@@ -50,6 +56,13 @@ struct approx_ctl {
   double ratios[kTailUnits];
   size_t numRatios, nextRatio;
   double tail; /* the ratios' percentile quantile (1 without a percentile goal) */
+  /* The percentile goal's level: the last units' times over their point's
+   * model time, and the level when the controller moved to the current
+   * point (what the point's first units are compared with). */
+  double levels[kLevelUnits];
+  size_t numLevels, nextLevel;
+  double before;
+  int haveBefore, stayLearnt;
 };
 
 approx_ctl_goal approx_ctl_defaults(void) {
@@ -206,7 +219,7 @@ static int readFrontier(approx_ctl *c, const char *path) {
       approx_rt_fail("%s:%zu: %zu fields, the header has %zu", path, line, n, width);
       goto out;
     }
-    Point pt = {0, 0, NULL, 1};
+    Point pt = {0, 0, 1, NULL, 1};
     int timeCol = col[3] >= 0 ? 3 : 0, qosCol = col[4] >= 0 ? 4 : 1;
     if (!parseNumber(fields[col[timeCol]], &pt.time) || pt.time <= 0 ||
         !parseNumber(fields[col[qosCol]], &pt.qos) || pt.qos < 0) {
@@ -267,6 +280,8 @@ out:
   free(text);
   return rc;
 }
+
+static void moveTo(approx_ctl *c, size_t point);
 
 /*--- the drift monitor's test ------------------------------------------------*/
 
@@ -329,10 +344,8 @@ static int observe(approx_ctl *c, double x) {
   size_t floor = c->lastPoint + 1 < c->numPoints ? c->lastPoint + 1 : c->numPoints - 1;
   if (floor > c->floor)
     c->floor = floor;
-  if (c->current < c->floor) {
-    c->current = c->floor;
-    c->onPoint = 0;
-  }
+  if (c->current < c->floor)
+    moveTo(c, c->floor);
   resetTest(c);
   return 1;
 }
@@ -431,6 +444,79 @@ static int ascending(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The model's time for a unit at `point` relative to the most accurate
+ * point's: r(p), or under a percentile goal r(p) times its learnt
+ * correction, and never below a faster point's (the frontier's order). */
+double approx_ctl_point_model_time(const approx_ctl *c, size_t point) {
+  if (point >= c->numPoints)
+    return 0;
+  if (c->goal.percentile <= 0)
+    return approx_ctl_point_relative_time(c, point);
+  double t = 0;
+  for (size_t q = 0; q <= point; ++q)
+    t = fmax(t, approx_ctl_point_relative_time(c, q) * c->points[q].learnt);
+  return t;
+}
+
+/* The median of the last `m` levels (m <= numLevels). */
+static double lastMedian(const approx_ctl *c, size_t m) {
+  double v[kLevelUnits];
+  for (size_t i = 0; i < m; ++i)
+    v[i] = c->levels[(c->nextLevel + kLevelUnits - 1 - i) % kLevelUnits];
+  qsort(v, m, sizeof *v, ascending);
+  return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
+/* The percentile goal: learns the current point's correction from its
+ * units since the controller moved to it (at most kLevelUnits, at least
+ * kLearnUnits), once per stay: their median level over the level before
+ * the move is how much slower (or faster) the point is than the model
+ * said. Its units' levels are rescaled to the corrected model. */
+static void learnStay(approx_ctl *c) {
+  if (c->goal.percentile <= 0 || c->stayLearnt || !c->haveBefore || c->onPoint < kLearnUnits)
+    return;
+  size_t m = c->onPoint < kLevelUnits ? (size_t)c->onPoint : kLevelUnits;
+  if (m > c->numLevels)
+    return;
+  double f = lastMedian(c, m) / c->before;
+  if (!(f > 0) || !isfinite(f))
+    return;
+  c->points[c->current].learnt *= f;
+  for (size_t i = 0; i < m; ++i)
+    c->levels[(c->nextLevel + kLevelUnits - 1 - i) % kLevelUnits] /= f;
+  c->base = lastMedian(c, c->numLevels);
+  c->stayLearnt = 1;
+}
+
+static void moveTo(approx_ctl *c, size_t point) {
+  c->current = point;
+  c->onPoint = 0;
+  c->before = c->base; /* learnt from only when it is a full window's median */
+  c->haveBefore = c->base > 0 && c->numLevels == kLevelUnits;
+  c->stayLearnt = 0;
+}
+
+/* The most accurate point (not below the floor) predicted to take at most
+ * `limit`; the floor when none is. */
+static size_t fitting(const approx_ctl *c, double limit) {
+  for (size_t p = c->numPoints; p-- > c->floor;)
+    if (c->base * approx_ctl_point_model_time(c, p) <= limit)
+      return p;
+  return c->floor;
+}
+
+/* The next point: a faster one at once when the current one is predicted
+ * to miss; a more accurate one after hold_units units on the current one,
+ * under a percentile goal only when predicted to take at most (1 - kBand)
+ * of the limit. */
+static size_t nextPoint(const approx_ctl *c, double limit) {
+  size_t best = fitting(c, limit);
+  if (best < c->current)
+    return best;
+  size_t up = c->goal.percentile > 0 ? fitting(c, (1 - kBand) * limit) : best;
+  return up > c->current && c->onPoint >= c->goal.hold_units ? up : c->current;
+}
+
 /* The percentile goal: records the unit's time over the model's prediction
  * and updates the tail factor, the ratios' `percentile` quantile (their
  * largest while too few units were seen to tell that quantile). */
@@ -453,11 +539,18 @@ int approx_ctl_end_with(approx_ctl *c, double seconds) {
   c->running = 0;
   if (!(seconds >= 0) || !isfinite(seconds))
     seconds = 0;
-  double r = approx_ctl_point_relative_time(c, c->current);
-  double observed = seconds / r;
+  double observed = seconds / approx_ctl_point_model_time(c, c->current);
   updateTail(c, observed);
-  c->base = c->units ? (1 - c->goal.smoothing) * c->base + c->goal.smoothing * observed
-                     : observed;
+  if (c->goal.percentile > 0) { /* the median of the last levels */
+    c->levels[c->nextLevel] = observed;
+    c->nextLevel = (c->nextLevel + 1) % kLevelUnits;
+    if (c->numLevels < kLevelUnits)
+      c->numLevels++;
+    c->base = lastMedian(c, c->numLevels);
+  } else {
+    c->base = c->units ? (1 - c->goal.smoothing) * c->base + c->goal.smoothing * observed
+                       : observed;
+  }
   int missed = seconds > c->goal.target_seconds;
   c->units++;
   c->misses += missed;
@@ -467,18 +560,16 @@ int approx_ctl_end_with(approx_ctl *c, double seconds) {
   c->shadowDue = monitored && uniform(&c->rng) < c->goal.shadow_fraction;
   if (monitored && c->goal.screen && !c->shadowDue)
     observe(c, 0); /* a 0 never raises an alarm */
-  /* The most accurate point predicted to meet the target with the margin;
-   * the least accurate in use when none is. */
+  if (c->onPoint == kLevelUnits)
+    learnStay(c);
+  /* Predicted to meet the target with the margin. */
   double limit = (1 - c->goal.margin) * c->goal.target_seconds / c->tail;
-  size_t best = c->floor;
-  for (size_t p = c->numPoints; p-- > c->floor;)
-    if (c->base * approx_ctl_point_relative_time(c, p) <= limit) {
-      best = p;
-      break;
-    }
-  if (best < c->current || (best > c->current && c->onPoint >= c->goal.hold_units)) {
-    c->current = best;
-    c->onPoint = 0;
+  size_t next = nextPoint(c, limit);
+  if (next != c->current) {
+    learnStay(c); /* a short stay: learnt on leaving; the choice is made again */
+    next = nextPoint(c, limit);
+    if (next != c->current)
+      moveTo(c, next);
   }
   return missed;
 }
