@@ -30,8 +30,10 @@ import random
 import statistics
 import sys
 
-from approx_runtime import Controller  # build/venv/bin/python (scripts/build.sh installs it)
 from common import RESULTS, repo, settling, write_json
+
+sys.path.insert(0, os.path.join(repo, "python"))
+from approx_runtime import Controller  # noqa: E402  (the source tree's, as drift.py)
 
 FRONTIER = os.path.join(RESULTS, "rag_bm25-load-frontier", "pareto.csv")
 REPLAYS = [os.path.join(RESULTS, f"compound_load-{n}.json")
