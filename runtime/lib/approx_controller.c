@@ -475,9 +475,8 @@ static double lastMedian(const approx_ctl *c, size_t m) {
 static void learnStay(approx_ctl *c) {
   if (c->goal.percentile <= 0 || c->stayLearnt || !c->haveBefore || c->onPoint < kLearnUnits)
     return;
+  /* haveBefore: the window was full at the move, so it holds the stay's units. */
   size_t m = c->onPoint < kLevelUnits ? (size_t)c->onPoint : kLevelUnits;
-  if (m > c->numLevels)
-    return;
   double f = lastMedian(c, m) / c->before;
   if (!(f > 0) || !isfinite(f))
     return;
