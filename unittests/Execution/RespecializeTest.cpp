@@ -48,15 +48,18 @@ int32_t predictedSum(int32_t n, int32_t stride) {
 
 using SumFn = int32_t(int32_t, int32_t);
 
-/// A frontier: the fastest point perforates by 5 everywhere, the next by 2
-/// at or above the threshold, the last is exact.
-std::string writeFrontier(const char *rows) {
+/// A controller on a frontier: the fastest point perforates by 5
+/// everywhere, the next by 2 at or above the threshold, the last is exact.
+/// The file is removed once read (approx_ctl_open reads it whole).
+approx_ctl *openFrontier(const char *rows, const approx_ctl_goal &goal) {
   std::string path = ::testing::TempDir() + "respecialize-front.csv";
   FILE *f = std::fopen(path.c_str(), "w");
   std::fputs("time_s,qos,speedup,sum_threshold_0,sum_decision_0,sum_decision_1\n", f);
   std::fputs(rows, f);
   std::fclose(f);
-  return path;
+  approx_ctl *ctl = approx_ctl_open(path.c_str(), &goal);
+  std::remove(path.c_str());
+  return ctl;
 }
 
 struct Fixture {
@@ -66,7 +69,7 @@ struct Fixture {
     approx_ctl_goal goal = approx_ctl_defaults();
     goal.target_seconds = 0.012; // only the fastest point (10 ms of 40) fits
     goal.check_params = 0;       // the table build registers them below
-    ctl = approx_ctl_open(writeFrontier(rows).c_str(), &goal);
+    ctl = openFrontier(rows, goal);
     EXPECT_TRUE(ctl) << approx_rt_last_error();
     RespecializeOptions options;
     options.settleUnits = settle;
@@ -161,7 +164,7 @@ TEST(RespecializeTest, ABadProgramIsALocatedError) {
   approx_ctl_goal goal = approx_ctl_defaults();
   goal.target_seconds = 0.012;
   goal.check_params = 0;
-  approx_ctl *ctl = approx_ctl_open(writeFrontier(kRows).c_str(), &goal);
+  approx_ctl *ctl = openFrontier(kRows, goal);
   ASSERT_TRUE(ctl);
   auto r = Respecializer::create("func.func @f(", "bad.mlir", ctl);
   ASSERT_FALSE(bool(r));
